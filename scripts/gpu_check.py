@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Runs AOT-compiled example kernels on the GPU through the CUDA driver and checks them against PyTorch.
+
+Usage: gpu_check.py AOT_DIR [--json OUT.json]
+AOT_DIR holds the cubins and manifest.json written by `cutile-examples --aot AOT_DIR`. Needs torch with
+CUDA; needs no tileiras. Every output is poisoned with NaN before the launch; inputs are fresh random
+numbers; shapes include ragged ones. Exit status 1 if any check fails.
+"""
+import argparse
+import ctypes
+import json
+import math
+import pathlib
+import sys
+
+import torch
+
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+# ‖out − ref‖ / ‖ref‖ bounds: f32 mma may run as tf32 on the tensor cores.
+TOLERANCE = {"f32": 2e-3, "f16": 2e-3, "bf16": 1e-2}
+
+
+class Driver:
+    def __init__(self):
+        torch.zeros(1, device="cuda")  # makes torch's primary context current for the driver calls below
+        self.cu = ctypes.CDLL("libcuda.so.1")
+
+    def check(self, result, what):
+        if result != 0:
+            name = ctypes.c_char_p()
+            self.cu.cuGetErrorName(result, ctypes.byref(name))
+            raise RuntimeError(f"{what} failed: {name.value.decode()} ({result})")
+
+    def load(self, cubin: bytes, symbol: str):
+        module = ctypes.c_void_p()
+        self.check(self.cu.cuModuleLoadData(ctypes.byref(module), cubin), "cuModuleLoadData")
+        function = ctypes.c_void_p()
+        self.check(self.cu.cuModuleGetFunction(ctypes.byref(function), module, symbol.encode()), "cuModuleGetFunction")
+        return function
+
+    def launch(self, function, grid, args):
+        holders = [ctypes.c_uint64(a.data_ptr()) if isinstance(a, torch.Tensor) else ctypes.c_int32(a) for a in args]
+        pointers = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        self.check(self.cu.cuLaunchKernel(function, *grid, 1, 1, 1, 0, stream, pointers, None), "cuLaunchKernel")
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def relative_error(out, ref):
+    out64, ref64 = out.double(), ref.double()
+    if not torch.isfinite(out64).all():
+        return math.inf
+    return ((out64 - ref64).norm() / ref64.norm().clamp_min(1e-30)).item()
+
+
+def check_vector_add(driver, fn, entry, dtype, n):
+    a = torch.randn(n, device="cuda", dtype=dtype)
+    b = torch.randn(n, device="cuda", dtype=dtype)
+    c = torch.full((n,), float("nan"), device="cuda", dtype=dtype)
+    driver.launch(fn, (cdiv(n, entry["tile"]), 1, 1), [a, b, c, n])
+    torch.cuda.synchronize()
+    return relative_error(c, a + b), f"n={n}"
+
+
+def check_row_softmax(driver, fn, entry, dtype, rows, cols):
+    x = torch.randn(rows, cols, device="cuda", dtype=dtype) * 4
+    y = torch.full((rows, cols), float("nan"), device="cuda", dtype=dtype)
+    driver.launch(fn, (rows, 1, 1), [x, y, rows, cols, x.stride(0), y.stride(0)])
+    torch.cuda.synchronize()
+    return relative_error(y, torch.softmax(x.float(), dim=1).to(dtype)), f"{rows}x{cols}"
+
+
+def check_tiled_gemm(driver, fn, entry, dtype, m, n, k):
+    a = torch.randn(m, k, device="cuda", dtype=dtype)
+    b = torch.randn(k, n, device="cuda", dtype=dtype)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    driver.launch(fn, (cdiv(m, entry["bm"]), cdiv(n, entry["bn"]), 1), [a, b, c, m, n, k, k, n, n])
+    torch.cuda.synchronize()
+    ref = (a.double() @ b.double())
+    return relative_error(c, ref), f"{m}x{n}x{k}"
+
+
+CASES = {
+    "vector_add": lambda e: [(check_vector_add, (n,)) for n in (4096, 1_000_003)],
+    "row_softmax": lambda e: [(check_row_softmax, s) for s in
+                              {4096: [(4096, 4096), (37, 4096)], 1024: [(1024, 1000)]}[e["tile_n"]]],
+    "tiled_gemm": lambda e: [(check_tiled_gemm, s) for s in ((1000, 777, 300), (2048, 2048, 2048))],
+}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("aot_dir", type=pathlib.Path)
+    parser.add_argument("--json", type=pathlib.Path)
+    args = parser.parse_args()
+    manifest = json.loads((args.aot_dir / "manifest.json").read_text())
+    driver = Driver()
+    torch.manual_seed(0)
+    props = torch.cuda.get_device_properties(0)
+    version = ctypes.c_int()
+    driver.check(driver.cu.cuDriverGetVersion(ctypes.byref(version)), "cuDriverGetVersion")
+    print(f"GPU {props.name} sm_{props.major}{props.minor}, driver API {version.value}, torch {torch.__version__}")
+    results, failed = [], 0
+    for entry in manifest["kernels"]:
+        if entry["gpu"] != f"sm_{props.major}{props.minor}":
+            continue
+        fn = driver.load((args.aot_dir / entry["cubin"]).read_bytes(), entry["kernel"])
+        for check, shape in CASES[entry["kernel"]](entry):
+            error, label = check(driver, fn, entry, DTYPES[entry["dtype"]], *shape)
+            ok = error <= TOLERANCE[entry["dtype"]]
+            failed += not ok
+            results.append({"kernel": entry["kernel"], "dtype": entry["dtype"], "shape": label,
+                            "relative_error": error, "tolerance": TOLERANCE[entry["dtype"]], "ok": ok})
+    print(f"{'kernel':<12} {'dtype':<5} {'shape':<16} {'rel. error':>10}  result")
+    for r in results:
+        print(f"{r['kernel']:<12} {r['dtype']:<5} {r['shape']:<16} {r['relative_error']:>10.2e}  "
+              f"{'ok' if r['ok'] else 'FAIL'}")
+    print(f"{len(results) - failed} passed, {failed} failed")
+    if args.json:
+        args.json.write_text(json.dumps({"gpu": props.name, "driver_api": version.value, "results": results}, indent=1))
+    return 1 if failed or not results else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+#include "compile/subprocess.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+#include "cutile/error.hpp"
+
+extern char** environ;
+
+namespace cutile::compile {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// After SIGKILL the pipes close as soon as the group is gone; this bounds the wait if something escaped it.
+constexpr auto kDrainAfterKill = std::chrono::milliseconds(1000);
+
+class Fd {
+ public:
+  Fd() = default;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// Both ends close on exec; the child gets its copies through dup2, which clears the flag.
+struct Pipe {
+  Fd read_end, write_end;
+  Pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+      throw RuntimeError(std::string("pipe2 failed: ") + std::strerror(errno));
+    read_end.reset(fds[0]);
+    write_end.reset(fds[1]);
+  }
+};
+
+std::vector<std::string> child_environment(const SubprocessOptions& options) {
+  std::vector<std::string> env;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    std::string_view text(*entry);
+    std::string_view key = text.substr(0, text.find('='));
+    bool overridden = false;
+    for (const auto& [name, value] : options.environment) overridden = overridden || name == key;
+    if (!overridden) env.emplace_back(text);
+  }
+  for (const auto& [name, value] : options.environment)
+    if (value) env.push_back(name + "=" + *value);
+  return env;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& words) {
+  std::vector<char*> pointers;
+  for (auto& word : words) pointers.push_back(word.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+// Owns the spawn attributes and file actions, which must be destroyed on every path.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  SpawnSetup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+  }
+  ~SpawnSetup() {
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+  }
+};
+
+// Reads whatever is available; returns false at end of file.
+bool drain(int fd, std::string& into) {
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      into.append(buffer, static_cast<size_t>(n));
+      return true;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    return false;
+  }
+}
+
+}  // namespace
+
+SubprocessResult run_subprocess(const std::vector<std::string>& argv, const SubprocessOptions& options) {
+  if (argv.empty()) throw InternalError("run_subprocess called with an empty argv");
+
+  std::vector<std::string> args = argv;
+  std::vector<std::string> env = child_environment(options);
+  std::vector<char*> c_args = c_strings(args);
+  std::vector<char*> c_env = c_strings(env);
+
+  Pipe out, err;
+
+  // posix_spawn rather than fork: safe in multi-threaded hosts, and exec failures come back as its result.
+  SpawnSetup setup;
+  posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&setup.actions, out.write_end.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&setup.actions, err.write_end.get(), STDERR_FILENO);
+  // A new process group, so that a timeout can kill the child and everything it started.
+  posix_spawnattr_setpgroup(&setup.attributes, 0);
+  // A host that ignores SIGPIPE must not pass that on; the child gets default dispositions and no mask.
+  sigset_t defaults, empty;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  sigemptyset(&empty);
+  posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
+  posix_spawnattr_setsigmask(&setup.attributes, &empty);
+  posix_spawnattr_setflags(&setup.attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+  const auto start = Clock::now();
+  pid_t pid = -1;
+  int spawn_error =
+      ::posix_spawnp(&pid, c_args[0], &setup.actions, &setup.attributes, c_args.data(), c_env.data());
+  if (spawn_error != 0) throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(spawn_error));
+  out.write_end.reset();
+  err.write_end.reset();
+
+  SubprocessResult result;
+  std::array<pollfd, 2> fds{pollfd{out.read_end.get(), POLLIN, 0}, pollfd{err.read_end.get(), POLLIN, 0}};
+  std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
+  const bool limited = options.timeout.count() > 0;
+  auto deadline = start + options.timeout;
+  bool killed = false;
+  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+    int wait_ms = -1;
+    if (limited || killed) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        if (killed) break;  // the group is dead but someone outside it still holds a pipe
+        ::kill(-pid, SIGKILL);
+        killed = true;
+        result.timed_out = true;
+        deadline = Clock::now() + kDrainAfterKill;
+        continue;
+      }
+      wait_ms = static_cast<int>(left);
+    }
+    int ready = ::poll(fds.data(), fds.size(), wait_ms);
+    if (ready < 0 && errno != EINTR) break;
+    for (size_t i = 0; i < fds.size(); ++i)
+      if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        if (!drain(fds[i].fd, *sinks[i])) fds[i].fd = -1;  // negative fds are skipped by poll
+  }
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return result;
+}
+
+std::string shell_quote(const std::string& word) {
+  bool plain = !word.empty();
+  for (char c : word)
+    plain = plain && c != '\0' &&
+            (std::isalnum(static_cast<unsigned char>(c)) || std::strchr("@%_-+=:,./", c) != nullptr);
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace cutile::compile

@@ -1,0 +1,5 @@
+entry @k() {
+  %cst_f32 = constant <f32: 1.500000e+00> : tile<4xf32>
+  %0 = negf %cst_f32 : tile<4xf32>
+  return
+}
