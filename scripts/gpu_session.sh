@@ -1,41 +1,58 @@
 #!/usr/bin/env bash
-# One full check on a GPU machine that has no network: builds the project, runs the gpu test tier,
-# runs the example kernels through the C++ runtime, and checks the AOT cubins against PyTorch.
+# One full check on a GPU machine that has no network: builds the project, runs the gpu test tier, the
+# example kernels and the softmax benchmark.
 #   usage: scripts/gpu_session.sh PACK_DIR OUT_DIR
 # PACK_DIR may hold: tc.tar.xz (tileiras, ptxas, libNVVM under nvidia/cu13/), googletest.tar.xz (sources,
-# used when no GoogleTest is installed), aot/ (cubins and manifest.json from `cutile-examples --aot`).
-# Logs go to OUT_DIR; a short table is printed last.
+# used when no GoogleTest is installed), aot/ (builder-kernel cubins and manifest.json from
+# `cutile-examples --aot`), cache/ (a cubin cache filled ahead of time by `cutile-dsl-examples` on a
+# machine without a GPU). Logs go to OUT_DIR; a short summary is printed last.
 set -uo pipefail
 pack=$(cd "$1" && pwd)
 out=$2
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-mkdir -p "$out" /tmp/cutile-gpu
+work=/tmp/cutile-gpu
+mkdir -p "$out" "$work"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 
 cmake_args=(-DCMAKE_BUILD_TYPE=Release)
-if [[ -f $pack/tc.tar.xz ]]; then
-  tar -C /tmp/cutile-gpu -xJf "$pack/tc.tar.xz"
-  export CUTILE_TOOLCHAIN_DIR=/tmp/cutile-gpu
-  mkdir -p /tmp/cutile-gpu/python && mv /tmp/cutile-gpu/nvidia /tmp/cutile-gpu/python/
-fi
 if [[ -f $pack/googletest.tar.xz ]]; then
-  tar -C /tmp/cutile-gpu -xJf "$pack/googletest.tar.xz"
-  cmake_args+=(-DCUTILE_GTEST_SOURCE_DIR=/tmp/cutile-gpu/googletest)
+  tar -C "$work" -xJf "$pack/googletest.tar.xz"
+  cmake_args+=(-DCUTILE_GTEST_SOURCE_DIR=$work/googletest)
 fi
-cmake -S "$repo" -B /tmp/cutile-gpu/build "${cmake_args[@]}" >"$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
-cmake --build /tmp/cutile-gpu/build -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -m20 error "$out/build.log"; exit 1; }
-build=/tmp/cutile-gpu/build
-"$build/tools/cutile" doctor | tee "$out/doctor.txt"
-(cd "$build" && ctest -L gpu --output-on-failure -V) >"$out/ctest_gpu.log" 2>&1
-gpu_tests=$(grep -E "tests passed|tests failed" "$out/ctest_gpu.log")
-"$build/examples/cutile-examples" >"$out/examples_tileiras.log" 2>&1
-examples_rc=$?
+cmake -S "$repo" -B "$work/build" "${cmake_args[@]}" >"$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
+cmake --build "$work/build" -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -m20 error "$out/build.log"; exit 1; }
+build=$work/build
+
+# 1. Without tileiras: the DSL examples run from the cubin cache compiled elsewhere.
+if [[ -d $pack/cache ]]; then
+  cp -r "$pack/cache" "$work/aot-cache"
+  CUTILE_TILEIRAS=/nonexistent CUTILE_CACHE_DIR=$work/aot-cache "$build/examples/cutile-dsl-examples" \
+    >"$out/dsl_examples_aot.log" 2>&1
+  echo "dsl examples from the AOT cache, no tileiras: exit $?" >>"$out/summary.txt"
+fi
+
+# 2. With tileiras carried in.
+if [[ -f $pack/tc.tar.xz ]]; then
+  tar -C "$work" -xJf "$pack/tc.tar.xz"
+  mkdir -p "$work/toolchain/python" && mv "$work/nvidia" "$work/toolchain/python/"
+  export CUTILE_TOOLCHAIN_DIR=$work/toolchain
+fi
+export CUTILE_CACHE_DIR=$work/cache
+"$build/tools/cutile" doctor >"$out/doctor.txt" 2>&1
+(cd "$build" && ctest -L gpu --output-on-failure) >"$out/ctest_gpu.log" 2>&1
+echo "gpu test tier: $(grep -E 'tests passed|tests failed' "$out/ctest_gpu.log")" >>"$out/summary.txt"
+"$build/examples/cutile-examples" >"$out/examples_builder.log" 2>&1
+echo "builder examples (tileiras here): exit $?" >>"$out/summary.txt"
+"$build/examples/cutile-dsl-examples" >"$out/dsl_examples.log" 2>&1
+echo "dsl examples (tileiras here): exit $?" >>"$out/summary.txt"
 if [[ -d $pack/aot ]]; then
-  "$build/examples/cutile-examples" --cubins "$pack/aot" >"$out/examples_aot.log" 2>&1
   python3 "$repo/scripts/gpu_check.py" "$pack/aot" --json "$out/gpu_check.json" >"$out/gpu_check.log" 2>&1
-  torch_rc=$?
+  echo "builder AOT cubins vs PyTorch: exit $?" >>"$out/summary.txt"
 fi
-echo "== gpu test tier: $gpu_tests"
-echo "== examples compiled here by tileiras, run by the C++ runtime (exit $examples_rc):"
-tail -n +4 "$out/examples_tileiras.log"
-[[ -d $pack/aot ]] && { echo "== AOT cubins against PyTorch (exit $torch_rc):"; tail -n 25 "$out/gpu_check.log"; }
+"$build/bench/cutile-bench-softmax" >"$out/bench_cutile_softmax.json" 2>"$out/bench_cutile_softmax.err"
+python3 "$repo/bench/torch_softmax.py" >"$out/bench_torch_softmax.json" 2>"$out/bench_torch_softmax.err"
+
+cat "$out/summary.txt"
+tail -n 15 "$out/dsl_examples.log"
+[[ -f $out/dsl_examples_aot.log ]] && { echo "-- from the AOT cache:"; tail -n 3 "$out/dsl_examples_aot.log"; }
+cat "$out/bench_cutile_softmax.json" "$out/bench_torch_softmax.json"

@@ -71,9 +71,25 @@ LoadedDriver load_driver() {
   need(api.cuEventRecord, "cuEventRecord");
   need(api.cuEventSynchronize, "cuEventSynchronize");
   need(api.cuEventDestroy_v2, "cuEventDestroy_v2");
+  need(api.cuEventQuery, "cuEventQuery");
+  need(api.cuStreamCreate, "cuStreamCreate");
+  need(api.cuStreamDestroy_v2, "cuStreamDestroy_v2");
+  need(api.cuStreamWaitEvent, "cuStreamWaitEvent");
+  need(api.cuStreamGetCtx, "cuStreamGetCtx");
+  need(api.cuCtxGetDevice, "cuCtxGetDevice");
+  need(api.cuPointerGetAttribute, "cuPointerGetAttribute");
+  need(api.cuMemcpyHtoDAsync_v2, "cuMemcpyHtoDAsync_v2");
+  need(api.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2");
+  need(api.cuMemsetD8Async, "cuMemsetD8Async");
   // CUDA 12.8 added a _v2 with the same signature, and newer headers map the plain name to it.
   if (!resolve(library, api.cuEventElapsedTime, "cuEventElapsedTime_v2"))
     need(api.cuEventElapsedTime, "cuEventElapsedTime");
+  // Both or neither: memory from cuMemAllocAsync must go back through cuMemFreeAsync.
+  if (!resolve(library, api.cuMemAllocAsync, "cuMemAllocAsync") ||
+      !resolve(library, api.cuMemFreeAsync, "cuMemFreeAsync")) {
+    api.cuMemAllocAsync = nullptr;
+    api.cuMemFreeAsync = nullptr;
+  }
   resolve(library, api.cuModuleGetFunctionCount, "cuModuleGetFunctionCount");
   resolve(library, api.cuModuleEnumerateFunctions, "cuModuleEnumerateFunctions");
   resolve(library, api.cuFuncGetName, "cuFuncGetName");

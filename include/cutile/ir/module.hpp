@@ -18,7 +18,10 @@ class Function {
   Function& operator=(const Function&) = delete;
 
   const std::string& name() const { return name_; }
+  /// Renames the function (a traced kernel learns its name from its body).
+  void set_name(std::string name) { name_ = std::move(name); }
   const Location& location() const { return location_; }
+  void set_location(Location location) { location_ = std::move(location); }
   /// function type: parameters -> () (entries return nothing)
   Type signature() const;
   Region& body() { return body_; }

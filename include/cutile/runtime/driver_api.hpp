@@ -18,6 +18,11 @@ using CUevent = struct CUevent_st*;
 
 inline constexpr CUresult kCudaSuccess = 0;
 inline constexpr CUresult kCudaErrorNotFound = 500;
+inline constexpr CUresult kCudaErrorNotReady = 600;
+inline constexpr int kAttributeMemoryPoolsSupported = 115;
+inline constexpr int kPointerAttributeDeviceOrdinal = 9;
+inline constexpr unsigned kStreamNonBlocking = 0x1;
+inline constexpr unsigned kEventDisableTiming = 0x2;
 inline constexpr int kAttributeMultiprocessorCount = 16;
 inline constexpr int kAttributeComputeCapabilityMajor = 75;
 inline constexpr int kAttributeComputeCapabilityMinor = 76;
@@ -53,6 +58,20 @@ struct DriverApi {
   CUresult (*cuEventSynchronize)(CUevent event);
   CUresult (*cuEventElapsedTime)(float* milliseconds, CUevent start, CUevent end);  ///< _v2 when exported
   CUresult (*cuEventDestroy_v2)(CUevent event);
+  CUresult (*cuEventQuery)(CUevent event);
+  CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags);
+  CUresult (*cuStreamDestroy_v2)(CUstream stream);
+  CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
+  CUresult (*cuStreamGetCtx)(CUstream stream, CUcontext* context);
+  CUresult (*cuCtxGetDevice)(CUdevice* device);
+  CUresult (*cuPointerGetAttribute)(void* data, int attribute, CUdeviceptr pointer);
+  CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr destination, const void* source, size_t bytes,
+                                   CUstream stream);
+  CUresult (*cuMemcpyDtoHAsync_v2)(void* destination, CUdeviceptr source, size_t bytes, CUstream stream);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr destination, unsigned char value, size_t bytes, CUstream stream);
+  // Stream-ordered allocation (CUDA 11.2); null on older drivers, where tensors use cuMemAlloc instead.
+  CUresult (*cuMemAllocAsync)(CUdeviceptr* pointer, size_t bytes, CUstream stream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
   // Newer than the rest (CUDA 12.4); null on older drivers, used only to list a module's functions.
   CUresult (*cuModuleGetFunctionCount)(unsigned* count, CUmodule module);
   CUresult (*cuModuleEnumerateFunctions)(CUfunction* functions, unsigned count, CUmodule module);

@@ -1,0 +1,93 @@
+// Tracing a kernel: declare the entry's parameters from the kernel's parameter types, run the body on
+// symbolic values, and return the finished module.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <tuple>
+
+#include "cutile/error.hpp"
+#include "cutile/kernel_params.hpp"
+
+namespace cutile::detail {
+
+enum class ArgKind { input, output, scalar };
+
+template <class P>
+struct param_traits;
+
+template <Element E, ShapeType S>
+struct param_traits<In<E, S>> {
+  static constexpr ArgKind kind = ArgKind::input;
+  static constexpr size_t rank = S::rank;
+  using element = E;
+  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
+  static In<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    return In<E, S>(trace_array(ctx, first, ir_element<E>, S::dims, facts));
+  }
+};
+
+template <Element E, TileShape S>
+struct param_traits<Out<E, S>> {
+  static constexpr ArgKind kind = ArgKind::output;
+  static constexpr size_t rank = S::rank;
+  using element = E;
+  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
+  static Out<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    constexpr std::array<int64_t, rank> all_dynamic = [] {
+      std::array<int64_t, rank> a{};
+      a.fill(dyn);
+      return a;
+    }();
+    return Out<E, S>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
+  }
+};
+
+template <Element E>
+struct param_traits<Tile<E, Shape<>>> {
+  static constexpr ArgKind kind = ArgKind::scalar;
+  static constexpr size_t rank = 0;
+  using element = E;
+  static std::vector<ir::Type> types() { return {ir::Type::scalar(ir_element<E>)}; }
+  static Tile<E, Shape<>> trace(TraceContext& ctx, size_t first, const ArrayFacts&) {
+    return Tile<E, Shape<>>(ctx.function().parameter(first));
+  }
+};
+
+template <class P>
+concept KernelParam = requires { param_traits<std::remove_cvref_t<P>>::kind; };
+
+/// "softmax_rows" from "void softmax_rows(cutile::Out<...>, ...) [with ...]"; "kernel" if none.
+std::string kernel_name_from_signature(std::string_view pretty_function);
+
+/// Finishes a traced body: appends `return`, names the entry after the kernel function.
+void finish_trace(TraceContext& ctx);
+
+/// Traces `kernel` for arguments with the given facts (one per parameter; ignored for scalars).
+template <KernelParam... P>
+std::unique_ptr<ir::Module> trace_kernel(void (*kernel)(P...), std::span<const ArrayFacts> facts) {
+  if (facts.size() != sizeof...(P)) throw InternalError("trace_kernel: one ArrayFacts per parameter expected");
+  std::vector<ir::Type> types;
+  (
+      [&] {
+        for (ir::Type& t : param_traits<std::remove_cvref_t<P>>::types()) types.push_back(std::move(t));
+      }(),
+      ...);
+  auto module = std::make_unique<ir::Module>();
+  ir::Function& function = module->add_function("kernel", std::move(types));
+  TraceContext ctx(*module, function);
+  size_t next_param = 0, next_arg = 0;
+  auto bind = [&]<class Q>(std::type_identity<Q>) {
+    using traits = param_traits<std::remove_cvref_t<Q>>;
+    const size_t first = next_param;
+    next_param += traits::types().size();
+    return traits::trace(ctx, first, facts[next_arg++]);
+  };
+  // Braced initialisation evaluates left to right: parameters are bound in declaration order.
+  std::tuple<std::remove_cvref_t<P>...> params{bind(std::type_identity<P>{})...};
+  std::apply(kernel, params);
+  finish_trace(ctx);
+  return module;
+}
+
+}  // namespace cutile::detail

@@ -1,0 +1,137 @@
+// Launching a kernel: check the arguments against the kernel's signature, specialise and trace it (once
+// per specialisation), compile through the cubin cache, and enqueue it on a stream.
+//
+//   cutile::launch(softmax_rows<bf16, 4096>, y.partition({1, 4096}), x).sync();
+//
+// Arguments: an In<E, S> takes a Tensor<E> (or an AnyTensor of element E), an Out<E, S> a Partition<E>
+// whose tile shape is S, a scalar Tile<E, Shape<>> a number. The grid is the output partitions' grid
+// (they must agree) unless LaunchOptions::grid gives it. Launch-time checks: element type, rank, static
+// dims, partition tile shape, device, outputs overlapping any other argument, live partitions of
+// arguments; work on other streams that touches an argument is waited for.
+#pragma once
+
+#include <array>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "cutile/completion.hpp"
+#include "cutile/detail/trace_kernel.hpp"
+#include "cutile/stream.hpp"
+#include "cutile/tensor.hpp"
+
+namespace cutile {
+
+/// Entry hints for tileiras, validated before it runs.
+struct KernelHints {
+  std::optional<int> num_ctas;          ///< CTAs per cluster: a power of two ≤ 16
+  std::optional<int> occupancy;         ///< 1..32: tile blocks expected per SM
+  std::optional<int> num_worker_warps;  ///< 4 or 8
+};
+
+struct LaunchOptions {
+  std::optional<std::array<int64_t, 3>> grid;  ///< needed when no output partition decides it
+  std::optional<Stream> stream;                ///< default: the device's default stream
+  KernelHints hints;
+  int opt_level = 3;  ///< tileiras -O
+};
+
+/// What compile_only() produced: enough to find the kernel in the cache and to report on it.
+struct CompiledKernel {
+  std::string name;             ///< the entry's name (the kernel function's)
+  std::string gpu;              ///< e.g. "sm_90"
+  std::string cache_key;        ///< hex SHA-256 of the bytecode and compile options
+  size_t bytecode_bytes = 0;
+  double trace_seconds = 0;     ///< trace + verify + bytecode
+  double compile_seconds = 0;   ///< tileiras; 0 when the cubin came from a cache
+};
+
+namespace detail {
+
+using AnyKernel = void (*)();
+using Tracer = std::unique_ptr<ir::Module> (*)(AnyKernel, std::span<const ArrayFacts>);
+
+/// One argument as the type-erased launch path sees it.
+struct LaunchArg {
+  ArgKind kind = ArgKind::scalar;
+  ir::ElementType element = ir::ElementType::i32;  ///< what the kernel expects
+  std::optional<TensorArgView> tensor;             ///< tensors and partitions
+  std::vector<int64_t> kernel_dims;  ///< In: the kernel's shape (dyn allowed); Out: the tile shape
+  uint64_t scalar_bits = 0;          ///< scalars, in the element's own encoding
+};
+
+struct KernelRef {
+  AnyKernel kernel;
+  Tracer trace;
+};
+
+template <KernelParam... P>
+std::unique_ptr<ir::Module> trace_erased(AnyKernel kernel, std::span<const ArrayFacts> facts) {
+  return trace_kernel(reinterpret_cast<void (*)(P...)>(kernel), facts);
+}
+
+Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options);
+CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
+                              const std::string& gpu);
+
+template <class P>
+struct arg_binder;
+
+template <Element E, ShapeType S>
+struct arg_binder<In<E, S>> {
+  static LaunchArg bind(const AnyTensor& t) {
+    return {ArgKind::input, ir_element<E>, t.arg_view(), S::vector(), 0};
+  }
+  template <Element T>
+  static LaunchArg bind(const Tensor<T>&) = delete;  // a Tensor of another element type
+  static LaunchArg bind(const Tensor<E>& t) { return bind(static_cast<const AnyTensor&>(t)); }
+};
+
+template <Element E, TileShape S>
+struct arg_binder<Out<E, S>> {
+  static LaunchArg bind(const Partition<E>& p) { return {ArgKind::output, ir_element<E>, p.arg_view(), S::vector(), 0}; }
+};
+
+template <Element E>
+struct arg_binder<Tile<E, Shape<>>> {
+  template <class N>
+    requires std::is_arithmetic_v<N>
+  static LaunchArg bind(N value) {
+    LaunchArg arg{ArgKind::scalar, ir_element<E>, std::nullopt, {}, 0};
+    const E converted = to_element<E>(static_cast<double>(value));
+    std::memcpy(&arg.scalar_bits, &converted, sizeof(E));
+    return arg;
+  }
+};
+
+template <KernelParam... P, class... A>
+std::array<LaunchArg, sizeof...(P)> bind_args(A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "cutile::launch: the number of arguments differs from the kernel's parameters");
+  return {arg_binder<std::remove_cvref_t<P>>::bind(args)...};
+}
+
+}  // namespace detail
+
+/// Launches `kernel` with `args`; returns when the work is enqueued. `.sync()` waits for it.
+template <detail::KernelParam... P, class... A>
+Completion launch(const LaunchOptions& options, void (*kernel)(P...), A&&... args) {
+  auto bound = detail::bind_args<P...>(std::forward<A>(args)...);
+  const detail::KernelRef ref{reinterpret_cast<detail::AnyKernel>(kernel), &detail::trace_erased<P...>};
+  return detail::launch_kernel(ref, bound, options);
+}
+
+template <detail::KernelParam... P, class... A>
+Completion launch(void (*kernel)(P...), A&&... args) {
+  return launch(LaunchOptions{}, kernel, std::forward<A>(args)...);
+}
+
+/// Ahead-of-time compilation: the same checks, tracing and cache fill as launch() for `gpu`, with no GPU
+/// needed (arguments may be meta tensors, Tensor<E>::meta(shape)) and nothing launched.
+template <detail::KernelParam... P, class... A>
+CompiledKernel compile_only(const std::string& gpu, const LaunchOptions& options, void (*kernel)(P...), A&&... args) {
+  auto bound = detail::bind_args<P...>(std::forward<A>(args)...);
+  const detail::KernelRef ref{reinterpret_cast<detail::AnyKernel>(kernel), &detail::trace_erased<P...>};
+  return detail::compile_kernel(ref, bound, options, gpu);
+}
+
+}  // namespace cutile

@@ -1,0 +1,91 @@
+// A tensor cut into disjoint tiles for use as a kernel output: one tile per tile block.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cutile/error.hpp"
+#include "cutile/tensor.hpp"
+
+namespace cutile {
+
+/// The tile grid of a partition: per axis ceil(extent / tile), padded with 1 to three axes. A
+/// cutile::UserError naming `tensor` unless the tensor has rank 1 to 3 (the launch grid has three axes),
+/// the tile has the same rank, and each tile dim is a power of two (Tile IR tile dims are).
+std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<const int64_t> tile_shape,
+                                      std::string_view tensor);
+
+/// Move-only. While it lives it borrows its tensor's storage exclusively: reading the tensor through any
+/// other handle (to_host, passing it to a kernel) or partitioning it again is a cutile::UserError naming
+/// the tensor. It keeps the storage alive, so the tensor's other handles may go first.
+template <Element E>
+class Partition {
+ public:
+  /// Prefer Tensor<E>::partition.
+  Partition(Tensor<E> tensor, std::vector<int64_t> tile_shape)
+      : tensor_(std::move(tensor)),
+        tile_shape_(std::move(tile_shape)),
+        grid_(partition_grid(tensor_.shape(), tile_shape_, tensor_.describe())),
+        borrow_(
+            tensor_.borrow_state().begin_exclusive(tile_shape_, "partition tensor " + tensor_.describe())) {}
+
+  ~Partition() { release(); }
+  Partition(Partition&& other) noexcept
+      : tensor_(std::move(other.tensor_)),
+        tile_shape_(std::move(other.tile_shape_)),
+        grid_(other.grid_),
+        borrow_(std::exchange(other.borrow_, 0)) {}
+  Partition& operator=(Partition&& other) noexcept {
+    if (this != &other) {
+      release();
+      tensor_ = std::move(other.tensor_);
+      tile_shape_ = std::move(other.tile_shape_);
+      grid_ = other.grid_;
+      borrow_ = std::exchange(other.borrow_, 0);
+    }
+    return *this;
+  }
+  Partition(const Partition&) = delete;
+  Partition& operator=(const Partition&) = delete;
+
+  const std::vector<int64_t>& tile_shape() const { return tile_shape_; }
+  /// Tiles per axis, one tile block each: the launch grid this partition implies.
+  const std::array<int64_t, 3>& grid() const { return grid_; }
+  /// The partitioned tensor, for its metadata; reading its data through it is refused like any other
+  /// read while the partition lives. Not for a moved-from partition.
+  const Tensor<E>& tensor() const { return tensor_; }
+  /// Whether this partition holds its borrow (false once moved from or unpartitioned).
+  bool holds_borrow() const { return borrow_ != 0; }
+
+  /// Ends the borrow and gives the tensor back.
+  Tensor<E> unpartition() && {
+    release();
+    return std::move(tensor_);
+  }
+
+  /// What the launch path needs to pass this partition as an output; a cutile::UserError for a partition
+  /// that no longer holds its borrow.
+  TensorArgView arg_view() const {
+    if (!borrow_) throw UserError("cannot use a partition after it was moved from or unpartitioned");
+    TensorArgView view = tensor_.arg_view();
+    view.tile_shape = tile_shape_;
+    view.borrow = borrow_;
+    return view;
+  }
+
+ private:
+  void release() noexcept {
+    if (borrow_) tensor_.borrow_state().end_exclusive(std::exchange(borrow_, 0));
+  }
+
+  Tensor<E> tensor_;
+  std::vector<int64_t> tile_shape_;
+  std::array<int64_t, 3> grid_;
+  uint64_t borrow_;
+};
+
+}  // namespace cutile

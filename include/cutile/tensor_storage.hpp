@@ -1,0 +1,60 @@
+// The memory behind tensors: owned device memory, borrowed device memory, or none (meta), plus the
+// borrow state every handle and view of that memory shares.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "cutile/borrow_state.hpp"
+#include "cutile/device.hpp"
+#include "cutile/stream.hpp"
+
+namespace cutile {
+
+class TensorStorage {
+ public:
+  enum class Kind {
+    owned,     ///< allocated by cutile, freed when the last handle goes
+    borrowed,  ///< someone else's memory; never freed by cutile
+    meta,      ///< no memory and no device: a description only
+  };
+
+  /// `bytes` of device memory, stream-ordered on `stream` (cuMemAllocAsync) where the device supports
+  /// it, else with cuMemAlloc. Other streams wait for the allocation before their first use.
+  static std::shared_ptr<TensorStorage> allocate(const Device& device, int64_t bytes, const Stream& stream);
+  /// `bytes` from `address`, which must be device memory of `device` (checked with the driver).
+  static std::shared_ptr<TensorStorage> borrow(const Device& device, uint64_t address, int64_t bytes);
+  static std::shared_ptr<TensorStorage> meta(int64_t bytes);
+
+  /// Frees owned memory after every GPU use recorded in the borrow state: stream-ordered memory is freed
+  /// on a per-device release stream that waits for those uses, without blocking; cuMemAlloc memory
+  /// after waiting for them on the host.
+  ~TensorStorage();
+  TensorStorage(const TensorStorage&) = delete;
+  TensorStorage& operator=(const TensorStorage&) = delete;
+
+  Kind kind() const { return kind_; }
+  uint64_t address() const { return address_; }
+  int64_t bytes() const { return bytes_; }
+  /// Null for a meta storage.
+  const Device* device() const { return device_ ? &*device_ : nullptr; }
+  const std::shared_ptr<BorrowState>& state() const { return state_; }
+
+ private:
+  TensorStorage(Kind kind, std::optional<Device> device, uint64_t address, int64_t bytes, bool stream_ordered)
+      : kind_(kind),
+        device_(std::move(device)),
+        address_(address),
+        bytes_(bytes),
+        stream_ordered_(stream_ordered) {}
+
+  Kind kind_;
+  std::optional<Device> device_;
+  uint64_t address_;
+  int64_t bytes_;
+  bool stream_ordered_;
+  std::shared_ptr<BorrowState> state_ = std::make_shared<BorrowState>();
+};
+
+}  // namespace cutile

@@ -1,0 +1,432 @@
+#include "cutile/compile/cubin_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "cutile/compile/cache_dir.hpp"
+#include "cutile/error.hpp"
+
+namespace cutile::compile {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kMagic[8] = {'C', 'U', 'T', 'I', 'L', 'E', 'C', 'B'};
+constexpr size_t kMaxReleaseLength = 256;
+// magic, format version, key digest, release length; then the release; then payload length and digest.
+constexpr size_t kFixedPrefix = sizeof kMagic + 4 + 32 + 4;
+constexpr size_t kFixedSuffix = 8 + 32;
+// Temporary files older than this were left by a process that died mid-write.
+constexpr auto kStaleTempAge = std::chrono::hours(1);
+
+void put_le(std::vector<uint8_t>& out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(value >> (8 * i)));
+}
+
+uint64_t get_le(std::span<const uint8_t> bytes, size_t at, int size) {
+  uint64_t value = 0;
+  for (int i = 0; i < size; ++i) value |= uint64_t{bytes[at + i]} << (8 * i);
+  return value;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+uint64_t parse_byte_count(const std::string& text) {
+  auto invalid = [&] {
+    return UserError("CUTILE_CACHE_MAX_BYTES='" + text +
+                     "' is not a byte count: expected digits with an optional K, M, G or T suffix (powers of "
+                     "1024), e.g. 1073741824 or 1G");
+  };
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0 || digits > 19) throw invalid();
+  uint64_t value = std::stoull(text.substr(0, digits));
+  const std::string suffix = lower(text.substr(digits));
+  int shift = 0;
+  if (!suffix.empty()) {
+    const size_t unit =
+        suffix.size() == 1 ? std::string_view("kmgt").find(suffix[0]) : std::string_view::npos;
+    if (unit == std::string_view::npos) throw invalid();
+    shift = static_cast<int>(10 * (unit + 1));
+  }
+  if (shift && value > (UINT64_MAX >> shift)) throw invalid();
+  return value << shift;
+}
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+// Reads a whole file; nullopt with errno set when it cannot be opened or read.
+std::optional<std::vector<uint8_t>> read_whole_file(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::vector<uint8_t> bytes;
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && info.st_size > 0) bytes.reserve(static_cast<size_t>(info.st_size));
+  uint8_t buffer[65536];
+  for (;;) {
+    ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      int saved = errno;
+      ::close(fd);
+      errno = saved;
+      return std::nullopt;
+    }
+    if (got == 0) break;
+    bytes.insert(bytes.end(), buffer, buffer + got);
+  }
+  ::close(fd);
+  return bytes;
+}
+
+bool write_all(int fd, std::span<const uint8_t> bytes) {
+  while (!bytes.empty()) {
+    ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return false;
+    bytes = bytes.subspan(static_cast<size_t>(wrote));
+  }
+  return true;
+}
+
+std::shared_ptr<const CachedCubin> memory_twin(const CachedCubin& first) {
+  auto twin = std::make_shared<CachedCubin>(first);
+  twin->origin = CachedCubin::Origin::memory;
+  return twin;
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_cache_entry(const CacheEntry& entry) {
+  if (entry.toolchain_release.size() > kMaxReleaseLength)
+    throw InternalError("toolchain release string of " + std::to_string(entry.toolchain_release.size()) +
+                        " bytes is too long for a cache entry");
+  std::vector<uint8_t> bytes(std::begin(kMagic), std::end(kMagic));
+  bytes.reserve(kFixedPrefix + entry.toolchain_release.size() + kFixedSuffix + entry.cubin.size());
+  put_le(bytes, kCacheFormatVersion, 4);
+  bytes.insert(bytes.end(), entry.key.digest.begin(), entry.key.digest.end());
+  put_le(bytes, entry.toolchain_release.size(), 4);
+  bytes.insert(bytes.end(), entry.toolchain_release.begin(), entry.toolchain_release.end());
+  put_le(bytes, entry.cubin.size(), 8);
+  const auto payload_digest = sha256(entry.cubin);
+  bytes.insert(bytes.end(), payload_digest.begin(), payload_digest.end());
+  bytes.insert(bytes.end(), entry.cubin.begin(), entry.cubin.end());
+  return bytes;
+}
+
+std::optional<CacheEntry> decode_cache_entry(std::span<const uint8_t> bytes, const CacheKey& expected,
+                                             std::string* why) {
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return std::optional<CacheEntry>();
+  };
+  if (bytes.size() < kFixedPrefix)
+    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
+  if (!std::equal(std::begin(kMagic), std::end(kMagic), bytes.begin())) return fail("bad magic");
+  size_t at = sizeof kMagic;
+  if (auto version = get_le(bytes, at, 4); version != kCacheFormatVersion)
+    return fail("format version " + std::to_string(version) + ", expected " +
+                std::to_string(kCacheFormatVersion));
+  at += 4;
+  CacheEntry entry;
+  std::copy_n(bytes.begin() + at, entry.key.digest.size(), entry.key.digest.begin());
+  at += entry.key.digest.size();
+  if (entry.key != expected) return fail("it holds key " + entry.key.hex() + ", not " + expected.hex());
+  const uint64_t release_length = get_le(bytes, at, 4);
+  at += 4;
+  if (release_length > kMaxReleaseLength)
+    return fail("toolchain release length " + std::to_string(release_length) + " is implausible");
+  if (bytes.size() < at + release_length + kFixedSuffix)
+    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
+  entry.toolchain_release.assign(bytes.begin() + at, bytes.begin() + at + release_length);
+  at += release_length;
+  const uint64_t payload_length = get_le(bytes, at, 8);
+  at += 8;
+  Sha256Digest recorded{};
+  std::copy_n(bytes.begin() + at, recorded.size(), recorded.begin());
+  at += recorded.size();
+  if (payload_length != bytes.size() - at)
+    return fail("the header promises a " + std::to_string(payload_length) + "-byte cubin but " +
+                std::to_string(bytes.size() - at) + " bytes follow");
+  if (payload_length == 0) return fail("empty cubin");
+  auto payload = bytes.subspan(at);
+  if (sha256(payload) != recorded) return fail("the cubin's SHA-256 does not match the header");
+  entry.cubin.assign(payload.begin(), payload.end());
+  return entry;
+}
+
+CacheConfig CacheConfig::from_env() {
+  CacheConfig config;
+  if (const char* value = std::getenv("CUTILE_CACHE")) {
+    std::string word = lower(value);
+    if (word == "off" || word == "0")
+      config.disk_enabled = false;
+    else if (!(word.empty() || word == "on" || word == "1"))
+      throw UserError(std::string("CUTILE_CACHE='") + value + "' is not one of on, off, 1, 0");
+  }
+  if (const char* value = std::getenv("CUTILE_CACHE_MAX_BYTES"); value && *value)
+    config.max_bytes = parse_byte_count(value);
+  if (config.disk_enabled) {
+    try {
+      config.dir = cache_dir() / "cubins";
+    } catch (const RuntimeError& error) {
+      std::fprintf(stderr, "cutile: cubin disk cache disabled: %s\n", error.message().c_str());
+      config.disk_enabled = false;
+    }
+  }
+  return config;
+}
+
+CubinCache::CubinCache(CacheConfig config) : config_(std::move(config)), writable_(config_.disk_enabled) {
+  if (!config_.disk_enabled) return;
+  std::error_code ec;
+  fs::create_directories(config_.dir, ec);
+  if (ec || !fs::is_directory(config_.dir, ec))
+    disable_writes("cannot create " + config_.dir.string() + ": " +
+                   (ec ? ec.message() : std::string("not a directory")));
+}
+
+CubinCache& CubinCache::global() {
+  static CubinCache cache(CacheConfig::from_env());
+  return cache;
+}
+
+fs::path CubinCache::entry_path(const CacheKey& key) const {
+  const std::string hex = key.hex();
+  return config_.dir / hex.substr(0, 2) / (hex + ".cubin");
+}
+
+CacheStats CubinCache::stats() const {
+  CacheStats stats;
+  stats.memory_hits = counters_.memory_hits;
+  stats.disk_hits = counters_.disk_hits;
+  stats.compiles = counters_.compiles;
+  stats.corrupt_entries = counters_.corrupt_entries;
+  stats.stale_entries = counters_.stale_entries;
+  stats.evictions = counters_.evictions;
+  stats.disk_errors = counters_.disk_errors;
+  return stats;
+}
+
+std::shared_ptr<const CachedCubin> CubinCache::get(std::span<const uint8_t> bytecode,
+                                                   const CompileOptions& options,
+                                                   std::string_view kernel_name) {
+  const CacheKey key = cubin_cache_key(bytecode, options);
+  std::promise<Result> promise;
+  std::shared_future<Result> in_memory;
+  uint64_t slot_id = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto found = memory_.find(key); found != memory_.end()) {
+      in_memory = found->second.future;
+    } else {
+      slot_id = ++next_slot_id_;
+      memory_.emplace(key, Slot{promise.get_future().share(), slot_id});
+    }
+  }
+  if (in_memory.valid()) {
+    ++counters_.memory_hits;
+    return in_memory.get();  // waits for a compilation in flight; rethrows its failure
+  }
+
+  try {
+    Result first = load_or_compile(key, bytecode, options, kernel_name);
+    promise.set_value(memory_twin(*first));
+    return first;
+  } catch (...) {
+    {
+      // Forget the failure before waking the waiters, so that a later call tries again.
+      std::lock_guard lock(mutex_);
+      if (auto found = memory_.find(key); found != memory_.end() && found->second.id == slot_id)
+        memory_.erase(found);
+    }
+    promise.set_exception(std::current_exception());
+    throw;
+  }
+}
+
+std::shared_ptr<const CachedCubin> CubinCache::compile_fresh(std::span<const uint8_t> bytecode,
+                                                             const CompileOptions& options,
+                                                             std::string_view kernel_name) {
+  const CacheKey key = cubin_cache_key(bytecode, options);
+  Result first = compile(key, bytecode, options, kernel_name);
+  std::promise<Result> ready;
+  ready.set_value(memory_twin(*first));
+  std::lock_guard lock(mutex_);
+  memory_[key] = Slot{ready.get_future().share(), ++next_slot_id_};
+  return first;
+}
+
+CubinCache::Result CubinCache::load_or_compile(const CacheKey& key, std::span<const uint8_t> bytecode,
+                                               const CompileOptions& options, std::string_view kernel_name) {
+  if (config_.disk_enabled) {
+    if (auto entry = read_entry(key)) {
+      const auto& installed = toolchain();
+      if (!installed || installed->release == entry->toolchain_release) {
+        ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
+        ++counters_.disk_hits;
+        auto cached = std::make_shared<CachedCubin>();
+        cached->cubin = std::move(entry->cubin);
+        cached->key = key;
+        cached->toolchain_release = std::move(entry->toolchain_release);
+        cached->origin = CachedCubin::Origin::disk;
+        return cached;
+      }
+      ++counters_.stale_entries;
+    }
+  }
+  return compile(key, bytecode, options, kernel_name);
+}
+
+CubinCache::Result CubinCache::compile(const CacheKey& key, std::span<const uint8_t> bytecode,
+                                       const CompileOptions& options, std::string_view kernel_name) {
+  const auto& installed = toolchain();
+  if (!installed) {
+    std::string cache = config_.disk_enabled
+                            ? "the cubin cache " + config_.dir.string() + " has no entry for it"
+                            : "the disk cache is disabled";
+    throw RuntimeError("cannot compile kernel '" + std::string(kernel_name) + "' for " + options.gpu_name +
+                       " (cache key " + key.hex() + "): the Tile IR compiler (tileiras) is missing (" +
+                       toolchain_missing_ + ") and " + cache +
+                       ". Install tileiras with scripts/install_toolchain.sh (or point CUTILE_TILEIRAS at a "
+                       "tileiras binary), or compile the kernel ahead of time on a machine with tileiras and "
+                       "copy its cache directory (CUTILE_CACHE_DIR there, default ~/.cache/cutile) here, "
+                       "setting CUTILE_CACHE_DIR to the copy");
+  }
+  CompileResult compiled = compile_to_cubin(*installed, bytecode, options, kernel_name);
+  ++counters_.compiles;
+  auto cached = std::make_shared<CachedCubin>();
+  cached->cubin = std::move(compiled.cubin);
+  cached->key = key;
+  cached->toolchain_release = installed->release;
+  cached->origin = CachedCubin::Origin::compiled;
+  cached->compile_seconds = compiled.seconds;
+  if (config_.disk_enabled && writable_)
+    write_entry(CacheEntry{key, cached->toolchain_release, cached->cubin});
+  return cached;
+}
+
+std::optional<CacheEntry> CubinCache::read_entry(const CacheKey& key) {
+  const fs::path path = entry_path(key);
+  auto bytes = read_whole_file(path);
+  if (!bytes) {
+    if (errno != ENOENT && errno != ENOTDIR) ++counters_.disk_errors;
+    return std::nullopt;
+  }
+  std::string why;
+  auto entry = decode_cache_entry(*bytes, key, &why);
+  if (!entry) {
+    std::fprintf(stderr, "cutile: discarding corrupt cache entry %s: %s\n", path.c_str(), why.c_str());
+    ++counters_.corrupt_entries;
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+  return entry;
+}
+
+void CubinCache::write_entry(const CacheEntry& entry) {
+  static std::atomic<uint64_t> temp_counter{0};
+  const fs::path path = entry_path(entry.key);
+  const fs::path dir = path.parent_path();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    ++counters_.disk_errors;
+    disable_writes("cannot create " + dir.string() + ": " + ec.message());
+    return;
+  }
+  const fs::path temp = dir / (path.stem().string() + ".tmp." + std::to_string(::getpid()) + "." +
+                               std::to_string(temp_counter++));
+  const auto bytes = encode_cache_entry(entry);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  bool written = fd >= 0 && write_all(fd, bytes) && ::fsync(fd) == 0;
+  std::string why = written ? "" : errno_text();
+  if (fd >= 0 && ::close(fd) != 0 && written) {
+    written = false;
+    why = errno_text();
+  }
+  // rename() replaces an entry another process wrote meanwhile with an equal one, atomically.
+  if (written && ::rename(temp.c_str(), path.c_str()) != 0) {
+    written = false;
+    why = errno_text();
+  }
+  if (!written) {
+    ::unlink(temp.c_str());
+    ++counters_.disk_errors;
+    disable_writes("cannot write " + path.string() + ": " + why);
+    return;
+  }
+  if (int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir_fd >= 0) {
+    ::fsync(dir_fd);  // makes the rename itself durable
+    ::close(dir_fd);
+  }
+  evict(path);
+}
+
+void CubinCache::evict(const fs::path& keep) {
+  struct File {
+    fs::path path;
+    uint64_t size;
+    fs::file_time_type used;
+  };
+  std::vector<File> entries;
+  uint64_t total = 0;
+  const auto now = fs::file_time_type::clock::now();
+  std::error_code ec;
+  // Entries may appear and vanish under us (other processes): every error just skips a file.
+  for (fs::recursive_directory_iterator it(config_.dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    std::error_code file_ec;
+    if (!it->is_regular_file(file_ec)) continue;
+    const std::string name = it->path().filename().string();
+    auto used = it->last_write_time(file_ec);
+    if (file_ec) continue;
+    if (name.find(".tmp.") != std::string::npos) {
+      if (now - used > kStaleTempAge) fs::remove(it->path(), file_ec);
+      continue;
+    }
+    if (!name.ends_with(".cubin")) continue;
+    uint64_t size = it->file_size(file_ec);
+    if (file_ec) continue;
+    entries.push_back({it->path(), size, used});
+    total += size;
+  }
+  if (total <= config_.max_bytes) return;
+  std::sort(entries.begin(), entries.end(), [](const File& a, const File& b) { return a.used < b.used; });
+  for (const auto& file : entries) {
+    if (total <= config_.max_bytes) break;
+    if (file.path == keep) continue;
+    std::error_code remove_ec;
+    if (fs::remove(file.path, remove_ec)) ++counters_.evictions;
+    if (!remove_ec) total -= file.size;  // also when another process removed it first
+  }
+}
+
+void CubinCache::disable_writes(const std::string& reason) {
+  if (writable_.exchange(false))
+    std::fprintf(stderr,
+                 "cutile: cubin disk cache not writable, compiled kernels are kept in memory only: %s\n",
+                 reason.c_str());
+}
+
+const std::optional<Toolchain>& CubinCache::toolchain() {
+  std::call_once(toolchain_once_, [this] { toolchain_ = find_toolchain(&toolchain_missing_); });
+  return toolchain_;
+}
+
+}  // namespace cutile::compile

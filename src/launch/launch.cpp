@@ -1,0 +1,321 @@
+// The type-erased launch path: argument checks, specialisation facts, the per-process kernel table,
+// tracing and compiling on a miss, parameter packing and the driver launch.
+#include "cutile/launch.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "cutile/bytecode/writer.hpp"
+#include "cutile/compile/cubin_cache.hpp"
+#include "cutile/compile/dump.hpp"
+#include "cutile/error.hpp"
+#include "cutile/ir/printer.hpp"
+#include "cutile/ir/verifier.hpp"
+#include "cutile/runtime/driver_api.hpp"
+#include "cutile/runtime/module.hpp"
+
+namespace cutile::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string dims_text(const std::vector<int64_t>& dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    out += (i ? ", " : "") + (dims[i] == dyn ? std::string("dyn") : std::to_string(dims[i]));
+  return out + "]";
+}
+
+std::string arg_name(size_t i, const LaunchArg& arg) {
+  const char* kind = arg.kind == ArgKind::input ? "In" : arg.kind == ArgKind::output ? "Out" : "scalar";
+  return "argument " + std::to_string(i) + " (" + kind + "<" + std::string(ir::element_type_name(arg.element)) + ">)";
+}
+
+// Everything that must hold before anything is traced or enqueued. `device` is -1 for compile_only.
+void check_args(std::span<LaunchArg> args, bool needs_memory) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const LaunchArg& arg = args[i];
+    if (!arg.tensor) continue;
+    const TensorArgView& t = *arg.tensor;
+    const std::string name = arg_name(i, arg);
+    if (t.element != arg.element)
+      throw UserError(name + ": expected a tensor of " + std::string(ir::element_type_name(arg.element)) + ", got " +
+                      t.describe());
+    if (t.shape.size() != arg.kernel_dims.size())
+      throw UserError(name + ": expected a rank-" + std::to_string(arg.kernel_dims.size()) + " tensor, got " +
+                      t.describe() + " (rank " + std::to_string(t.shape.size()) + ")");
+    if (arg.kind == ArgKind::input) {
+      for (size_t d = 0; d < t.shape.size(); ++d)
+        if (arg.kernel_dims[d] != dyn && arg.kernel_dims[d] != t.shape[d])
+          throw UserError(name + ": dimension " + std::to_string(d) + " must be " + std::to_string(arg.kernel_dims[d]) +
+                          " (the kernel's shape " + dims_text(arg.kernel_dims) + "), got " + t.describe());
+    } else if (t.tile_shape != arg.kernel_dims) {
+      throw UserError(name + ": the partition's tile " + dims_text(t.tile_shape) + " differs from the kernel's output tile " +
+                      dims_text(arg.kernel_dims) + " (" + t.describe() + ")");
+    }
+    // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
+    t.state->check_not_borrowed("use " + name + " (" + t.describe() + ") in a launch", t.borrow);
+    if (needs_memory && t.device < 0)
+      throw UserError(name + " is a meta tensor without memory: it can be compiled for (cutile::compile_only) but not launched");
+    for (int64_t v : t.shape)
+      if (v > INT32_MAX) throw UserError(name + ": extent " + std::to_string(v) + " exceeds the i32 index range of the kernel");
+    for (int64_t v : t.strides)
+      if (v > INT32_MAX) throw UserError(name + ": stride " + std::to_string(v) + " exceeds the i32 index range of the kernel");
+  }
+  // Outputs are exclusive: no other argument may reach their memory.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != ArgKind::output) continue;
+    for (size_t j = 0; j < args.size(); ++j) {
+      if (i == j || !args[j].tensor) continue;
+      if (args[i].tensor->device >= 0 && storage_overlaps(*args[i].tensor, *args[j].tensor))
+        throw UserError(arg_name(i, args[i]) + " overlaps " + arg_name(j, args[j]) + " in memory (" +
+                        args[i].tensor->describe() + " and " + args[j].tensor->describe() +
+                        "): an output may not alias another argument");
+    }
+  }
+}
+
+ArrayFacts facts_of(const TensorArgView& t) {
+  ArrayFacts f;
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    if (t.strides[d] == 1) f.unit_stride |= 1u << d;
+    if (t.shape[d] == 1) f.unit_extent |= 1u << d;
+    if (t.shape[d] % 16 == 0) f.extent_div16 |= 1u << d;
+    if ((t.strides[d] * t.element_size) % 16 == 0) f.stride_div16 |= 1u << d;
+  }
+  f.base_aligned_16 = t.address % 16 == 0;
+  return f;
+}
+
+std::vector<ArrayFacts> all_facts(std::span<const LaunchArg> args) {
+  std::vector<ArrayFacts> facts;
+  for (const LaunchArg& a : args) facts.push_back(a.tensor ? facts_of(*a.tensor) : ArrayFacts{});
+  return facts;
+}
+
+std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchOptions& options) {
+  std::optional<std::array<int64_t, 3>> grid;
+  size_t decided_by = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != ArgKind::output) continue;
+    const TensorArgView& t = *args[i].tensor;
+    std::array<int64_t, 3> g = {1, 1, 1};
+    for (size_t d = 0; d < t.shape.size(); ++d) g[d] = (t.shape[d] + t.tile_shape[d] - 1) / t.tile_shape[d];
+    if (grid && *grid != g)
+      throw UserError("output partitions disagree on the launch grid: " + arg_name(decided_by, args[decided_by]) + " gives " +
+                      dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}) + ", " + arg_name(i, args[i]) + " gives " +
+                      dims_text({g[0], g[1], g[2]}));
+    grid = g;
+    decided_by = i;
+  }
+  if (options.grid) {
+    if (grid && *grid != *options.grid)
+      throw UserError("LaunchOptions::grid " + dims_text({(*options.grid)[0], (*options.grid)[1], (*options.grid)[2]}) +
+                      " differs from the output partitions' grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
+    grid = options.grid;
+  }
+  if (!grid) throw UserError("the kernel has no output partition to take the launch grid from: pass LaunchOptions::grid");
+  for (int64_t g : *grid)
+    if (g < 1 || g > INT32_MAX) throw UserError("launch grid dimensions must be in 1..2^31-1, got " + std::to_string(g));
+  return *grid;
+}
+
+std::optional<ir::Attribute> entry_hints(const KernelHints& h) {
+  std::vector<std::pair<std::string, ir::Attribute>> entries;
+  auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+  if (h.num_ctas) {
+    if (!pow2(*h.num_ctas) || *h.num_ctas > 16)
+      throw UserError("KernelHints::num_ctas must be a power of two ≤ 16, got " + std::to_string(*h.num_ctas));
+    entries.emplace_back("num_cta_in_cga", ir::Attribute::i32(*h.num_ctas));
+  }
+  if (h.occupancy) {
+    if (*h.occupancy < 1 || *h.occupancy > 32)
+      throw UserError("KernelHints::occupancy must be in 1..32, got " + std::to_string(*h.occupancy));
+    entries.emplace_back("occupancy", ir::Attribute::i32(*h.occupancy));
+  }
+  if (h.num_worker_warps) {
+    if (*h.num_worker_warps != 4 && *h.num_worker_warps != 8)
+      throw UserError("KernelHints::num_worker_warps must be 4 or 8, got " + std::to_string(*h.num_worker_warps));
+    entries.emplace_back("num_worker_warps_per_cta", ir::Attribute::i32(*h.num_worker_warps));
+  }
+  if (entries.empty()) return std::nullopt;
+  return ir::Attribute::optimization_hints({{"default", ir::Attribute::dictionary(std::move(entries))}});
+}
+
+ir::Version bytecode_version() {
+  if (const char* requested = std::getenv("CUTILE_BYTECODE_VERSION")) {
+    const auto v = ir::parse_version(requested);
+    if (!v || *v < ir::kOldestVersion || *v > ir::kNewestVersion)
+      throw UserError(std::string("CUTILE_BYTECODE_VERSION=") + requested + " is not a version cutile writes (13.1 .. 13.4)");
+    return *v;
+  }
+  return ir::kDefaultVersion;
+}
+
+struct Specialisation {
+  std::shared_ptr<const compile::CachedCubin> cubin;
+  std::string name;
+  double trace_seconds = 0;
+  size_t bytecode_bytes = 0;
+};
+
+// Trace, verify, write bytecode and get the cubin (dumping and bypassing the caches when asked).
+Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
+                          const std::string& gpu) {
+  const auto start = Clock::now();
+  const std::vector<ArrayFacts> facts = all_facts(args);
+  std::unique_ptr<ir::Module> module = kernel.trace(kernel.kernel, facts);
+  ir::Function& entry = *module->functions().front();
+  entry.set_hints(entry_hints(options.hints));
+  const ir::Version version = bytecode_version();
+  ir::verify_module(*module, version);
+  const std::vector<uint8_t> bytecode = bytecode::write_bytecode(*module, {.version = version});
+  Specialisation s;
+  s.name = entry.name();
+  s.bytecode_bytes = bytecode.size();
+  s.trace_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  compile::CompileOptions compile_options;
+  compile_options.gpu_name = gpu;
+  compile_options.opt_level = options.opt_level;
+  const compile::DumpConfig dump = compile::DumpConfig::from_env();
+  if (dump.wants(s.name)) {
+    compile::write_dump(dump, s.name, ir::print_module(*module), bytecode);
+    s.cubin = compile::CubinCache::global().compile_fresh(bytecode, compile_options, s.name);
+  } else {
+    s.cubin = compile::CubinCache::global().get(bytecode, compile_options, s.name);
+  }
+  return s;
+}
+
+// Launch-ready kernels, one per (kernel, argument facts, options, device).
+struct LoadedKernel {
+  runtime::LoadedModule module;
+  runtime::KernelFunction function;
+};
+
+struct TableKey {
+  AnyKernel kernel;
+  int device;
+  int opt_level;
+  std::vector<int64_t> signature;  // per argument: kind, element, facts, hints
+  bool operator<(const TableKey& o) const {
+    return std::tie(kernel, device, opt_level, signature) < std::tie(o.kernel, o.device, o.opt_level, o.signature);
+  }
+};
+
+TableKey table_key(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options, int device) {
+  TableKey key{kernel.kernel, device, options.opt_level, {}};
+  for (const LaunchArg& a : args) {
+    key.signature.push_back(static_cast<int64_t>(a.kind) << 8 | static_cast<int64_t>(a.element));
+    if (a.tensor) {
+      const ArrayFacts f = facts_of(*a.tensor);
+      key.signature.insert(key.signature.end(), {f.unit_stride, f.unit_extent, f.extent_div16, f.stride_div16,
+                                                 f.base_aligned_16});
+    }
+  }
+  for (const auto& hint : {options.hints.num_ctas, options.hints.occupancy, options.hints.num_worker_warps})
+    key.signature.push_back(hint.value_or(-1));
+  return key;
+}
+
+std::mutex table_mutex;
+std::map<TableKey, std::shared_ptr<LoadedKernel>>& kernel_table() {
+  static std::map<TableKey, std::shared_ptr<LoadedKernel>> table;
+  return table;
+}
+
+std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<const LaunchArg> args,
+                                            const LaunchOptions& options, const Device& device) {
+  const bool dumping = !compile::DumpConfig::from_env().filter.empty() || std::getenv("CUTILE_DUMP");
+  const TableKey key = table_key(kernel, args, options, device.index());
+  if (!dumping) {
+    std::lock_guard lock(table_mutex);
+    if (auto it = kernel_table().find(key); it != kernel_table().end()) return it->second;
+  }
+  const Specialisation s = specialise(kernel, args, options, device.arch());
+  device.make_current();
+  auto loaded = std::make_shared<LoadedKernel>(LoadedKernel{runtime::LoadedModule(s.cubin->cubin), {}});
+  loaded->function = loaded->module.function(s.name);
+  std::lock_guard lock(table_mutex);
+  return kernel_table().emplace(key, std::move(loaded)).first->second;
+}
+
+// Kernel parameters: per tensor its base pointer, extents and strides (i32), per scalar its value.
+struct PackedParams {
+  std::vector<uint64_t> slots;
+  std::vector<void*> pointers;
+};
+
+PackedParams pack(std::span<const LaunchArg> args) {
+  PackedParams p;
+  for (const LaunchArg& a : args) {
+    if (!a.tensor) {
+      p.slots.push_back(a.scalar_bits);
+      continue;
+    }
+    p.slots.push_back(a.tensor->address);
+    for (int64_t v : a.tensor->shape) p.slots.push_back(static_cast<uint32_t>(static_cast<int32_t>(v)));
+    for (int64_t v : a.tensor->strides) p.slots.push_back(static_cast<uint32_t>(static_cast<int32_t>(v)));
+  }
+  for (uint64_t& slot : p.slots) p.pointers.push_back(&slot);
+  return p;
+}
+
+Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& options) {
+  std::optional<int> index;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].tensor) continue;
+    const int d = args[i].tensor->device;
+    if (index && *index != d)
+      throw UserError(arg_name(i, args[i]) + " is on cuda:" + std::to_string(d) + " but earlier arguments are on cuda:" +
+                      std::to_string(*index) + ": all tensors of a launch must be on one device");
+    index = d;
+  }
+  if (options.stream && index && options.stream->device().index() != *index)
+    throw UserError("the launch stream belongs to " + options.stream->device().describe() + " but the tensors are on cuda:" +
+                    std::to_string(*index));
+  if (options.stream) return options.stream->device();
+  return Device(index.value_or(0));
+}
+
+}  // namespace
+
+Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options) {
+  check_args(args, /*needs_memory=*/true);
+  const std::array<int64_t, 3> grid = infer_grid(args, options);
+  const Device device = launch_device(args, options);
+  const Stream stream = options.stream.value_or(Stream::default_stream(device));
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].tensor)
+      args[i].tensor->order_before_use(stream, args[i].kind == ArgKind::output ? Access::write : Access::read,
+                                       arg_name(i, args[i]));
+  std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, device);
+  PackedParams params = pack(args);
+  device.make_current();
+  runtime::check(runtime::driver_api().cuLaunchKernel(loaded->function.handle, static_cast<unsigned>(grid[0]),
+                                                      static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]),
+                                                      1, 1, 1, 0, stream.handle(), params.pointers.data(), nullptr),
+                 "cuLaunchKernel");
+  Completion done = Completion::record(stream);
+  for (const LaunchArg& a : args) {
+    if (!a.tensor) continue;
+    if (a.kind == ArgKind::output)
+      a.tensor->state->record_write(done);
+    else
+      a.tensor->state->record_read(done);
+  }
+  return done;
+}
+
+CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
+                              const std::string& gpu) {
+  check_args(args, /*needs_memory=*/false);
+  infer_grid(args, options);
+  const Specialisation s = specialise(kernel, args, options, gpu);
+  return {s.name, gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds};
+}
+
+}  // namespace cutile::detail

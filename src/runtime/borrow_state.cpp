@@ -1,0 +1,102 @@
+#include "cutile/borrow_state.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include "cutile/error.hpp"
+#include "cutile/layout.hpp"
+
+namespace cutile {
+namespace {
+
+// Process-wide, so that an id from one storage never matches another's borrow.
+std::atomic<uint64_t> next_borrow_id{1};
+
+}  // namespace
+
+uint64_t BorrowState::begin_exclusive(std::vector<int64_t> tile_shape, std::string_view action) {
+  std::lock_guard lock(mutex_);
+  check_locked(action, 0);
+  borrow_ = next_borrow_id.fetch_add(1, std::memory_order_relaxed);
+  borrow_tile_ = std::move(tile_shape);
+  return borrow_;
+}
+
+void BorrowState::end_exclusive(uint64_t id) noexcept {
+  std::lock_guard lock(mutex_);
+  if (id != 0 && id == borrow_) {
+    borrow_ = 0;
+    borrow_tile_.clear();
+  }
+}
+
+bool BorrowState::exclusively_borrowed() const {
+  std::lock_guard lock(mutex_);
+  return borrow_ != 0;
+}
+
+void BorrowState::check_not_borrowed(std::string_view action, uint64_t holder) const {
+  std::lock_guard lock(mutex_);
+  check_locked(action, holder);
+}
+
+void BorrowState::check_locked(std::string_view action, uint64_t holder) const {
+  if (borrow_ == 0 || borrow_ == holder) return;
+  throw UserError("cannot " + std::string(action) + ": a partition of it (tile " +
+                  format_extents(borrow_tile_) +
+                  ") is live and holds it exclusively; call unpartition() on the partition or let it go "
+                  "out of scope first");
+}
+
+void BorrowState::order_before_use(const Stream& stream, Access access, std::string_view action,
+                                   uint64_t holder) {
+  std::lock_guard lock(mutex_);
+  check_locked(action, holder);
+  last_write_.order_before(stream);
+  if (access == Access::write)
+    for (const Completion& read : reads_) read.order_before(stream);
+}
+
+void BorrowState::record_write(const Completion& done) {
+  std::lock_guard lock(mutex_);
+  // The writer was ordered after every earlier use (order_before_use), so it stands for all of them.
+  last_write_ = done;
+  reads_.clear();
+}
+
+void BorrowState::record_read(const Completion& done) {
+  std::lock_guard lock(mutex_);
+  // A stream runs in order, so a newer read on the same stream covers the older one.
+  auto same_stream = std::find_if(reads_.begin(), reads_.end(), [&](const Completion& read) {
+    return read.stream() && done.stream() && *read.stream() == *done.stream();
+  });
+  if (same_stream != reads_.end()) {
+    *same_stream = done;
+    return;
+  }
+  std::erase_if(reads_, [](const Completion& read) { return read.ready(); });
+  reads_.push_back(done);
+}
+
+void BorrowState::wait_for_host(Access access, std::string_view action, uint64_t holder) {
+  Completion write;
+  std::vector<Completion> reads;
+  {
+    std::lock_guard lock(mutex_);
+    check_locked(action, holder);
+    write = last_write_;
+    if (access == Access::write) reads = reads_;
+  }
+  // Outside the lock: other threads may queue work on the storage meanwhile, as they could right after.
+  write.sync();
+  for (const Completion& read : reads) read.sync();
+}
+
+std::vector<Completion> BorrowState::pending() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Completion> all = reads_;
+  if (last_write_.event()) all.push_back(last_write_);
+  return all;
+}
+
+}  // namespace cutile

@@ -1,0 +1,62 @@
+#include "cutile/stream.hpp"
+
+#include <sstream>
+
+#include "cutile/error.hpp"
+
+namespace cutile {
+namespace {
+
+std::string hex(const void* pointer) {
+  std::ostringstream text;
+  text << "0x" << std::hex << reinterpret_cast<uintptr_t>(pointer);
+  return text.str();
+}
+
+}  // namespace
+
+using runtime::check;
+using runtime::driver_api;
+
+Stream::Stream(const Device& device) {
+  device.make_current();
+  runtime::CUstream handle = nullptr;
+  check(driver_api().cuStreamCreate(&handle, runtime::kStreamNonBlocking), "cuStreamCreate");
+  state_ = std::make_shared<const State>(device, handle, true);
+}
+
+Stream::State::~State() {
+  // A destructor cannot report a failed destroy; it only leaks the stream.
+  if (owned && handle) {
+    device.make_current();
+    driver_api().cuStreamDestroy_v2(handle);
+  }
+}
+
+Stream Stream::borrow(void* cu_stream, const Device& device) {
+  auto handle = static_cast<runtime::CUstream>(cu_stream);
+  // The null handle is the legacy default stream of whatever context is current; pin it to `device`.
+  if (handle) {
+    device.make_current();
+    runtime::CUcontext context = nullptr;
+    runtime::CUresult result = driver_api().cuStreamGetCtx(handle, &context);
+    if (result != runtime::kCudaSuccess)
+      throw UserError("cannot borrow CUstream " + hex(cu_stream) + ": the driver does not know it (" +
+                      runtime::describe_result(result) + ")");
+    if (context != device.runtime_device().context())
+      throw UserError("cannot borrow CUstream " + hex(cu_stream) + " for " + device.describe() +
+                      ": it belongs to another context than the device's primary context");
+  }
+  return Stream(std::make_shared<const State>(device, handle, false));
+}
+
+Stream Stream::default_stream(const Device& device) {
+  return Stream(std::make_shared<const State>(device, nullptr, false));
+}
+
+void Stream::synchronize() const {
+  state_->device.make_current();
+  check(driver_api().cuStreamSynchronize(state_->handle), "cuStreamSynchronize");
+}
+
+}  // namespace cutile

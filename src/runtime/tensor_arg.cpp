@@ -1,0 +1,32 @@
+#include "cutile/tensor_arg.hpp"
+
+#include "cutile/layout.hpp"
+
+namespace cutile {
+
+int64_t TensorArgView::byte_extent() const {
+  return addressable_elements(shape, strides) * element_size;
+}
+
+std::string TensorArgView::describe() const {
+  std::string text = std::string(ir::element_type_name(element)) + format_extents(shape) + " on " +
+                     (device >= 0 ? "cuda:" + std::to_string(device) : std::string("no device (meta)"));
+  if (is_partition()) text += " partitioned by tiles " + format_extents(tile_shape);
+  return text;
+}
+
+void TensorArgView::order_before_use(const Stream& stream, Access access, std::string_view name) const {
+  state->order_before_use(stream, access, "use " + std::string(name) + " (" + describe() + ") in a launch",
+                          borrow);
+}
+
+bool storage_overlaps(const TensorArgView& a, const TensorArgView& b) {
+  if (a.device != b.device) return false;
+  const int64_t a_bytes = a.byte_extent(), b_bytes = b.byte_extent();
+  if (a_bytes == 0 || b_bytes == 0) return false;
+  // Half-open ranges [address, address + bytes); unsigned arithmetic cannot overflow for real memory.
+  return a.address < b.address + static_cast<uint64_t>(b_bytes) &&
+         b.address < a.address + static_cast<uint64_t>(a_bytes);
+}
+
+}  // namespace cutile

@@ -1,0 +1,96 @@
+#include "cutile/tensor_storage.hpp"
+
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "cutile/error.hpp"
+
+namespace cutile {
+namespace {
+
+using runtime::check;
+using runtime::driver_api;
+
+// One per device, never destroyed: storage can be freed from static destructors at exit.
+const Stream& release_stream(const Device& device) {
+  static std::mutex mutex;
+  static auto* streams = new std::map<int, Stream>();
+  std::lock_guard lock(mutex);
+  auto found = streams->find(device.index());
+  if (found == streams->end()) found = streams->emplace(device.index(), Stream(device)).first;
+  return found->second;
+}
+
+std::string hex(uint64_t address) {
+  std::ostringstream text;
+  text << "0x" << std::hex << address;
+  return text.str();
+}
+
+}  // namespace
+
+std::shared_ptr<TensorStorage> TensorStorage::allocate(const Device& device, int64_t bytes,
+                                                       const Stream& stream) {
+  if (!(stream.device() == device))
+    throw UserError("cannot allocate on " + device.describe() + " in order on a stream of " +
+                    stream.device().describe());
+  const bool stream_ordered = device.memory_pools_supported();
+  std::shared_ptr<TensorStorage> storage(new TensorStorage(Kind::owned, device, 0, bytes, stream_ordered));
+  if (bytes == 0) return storage;  // the driver refuses zero bytes; nothing to allocate
+  device.make_current();
+  runtime::CUdeviceptr address = 0;
+  if (stream_ordered) {
+    check(driver_api().cuMemAllocAsync(&address, static_cast<size_t>(bytes), stream.handle()),
+          "cuMemAllocAsync");
+    storage->address_ = address;
+    // Other streams must not touch the memory before the allocation happens in `stream`'s order.
+    storage->state_->record_write(Completion::record(stream));
+  } else {
+    check(driver_api().cuMemAlloc_v2(&address, static_cast<size_t>(bytes)), "cuMemAlloc_v2");
+    storage->address_ = address;
+  }
+  return storage;
+}
+
+std::shared_ptr<TensorStorage> TensorStorage::borrow(const Device& device, uint64_t address, int64_t bytes) {
+  if (bytes > 0) {
+    if (address == 0) throw UserError("cannot borrow a null device pointer for a tensor with elements");
+    device.make_current();
+    int ordinal = -1;
+    runtime::CUresult result =
+        driver_api().cuPointerGetAttribute(&ordinal, runtime::kPointerAttributeDeviceOrdinal, address);
+    if (result != runtime::kCudaSuccess)
+      throw UserError("cannot borrow " + hex(address) +
+                      " as device memory: the CUDA driver does not know it (" +
+                      runtime::describe_result(result) + ")");
+    if (ordinal != device.index())
+      throw UserError("cannot borrow " + hex(address) + " for " + device.describe() +
+                      ": it is memory of cuda:" + std::to_string(ordinal));
+  }
+  return std::shared_ptr<TensorStorage>(new TensorStorage(Kind::borrowed, device, address, bytes, false));
+}
+
+std::shared_ptr<TensorStorage> TensorStorage::meta(int64_t bytes) {
+  return std::shared_ptr<TensorStorage>(new TensorStorage(Kind::meta, std::nullopt, 0, bytes, false));
+}
+
+TensorStorage::~TensorStorage() {
+  if (kind_ != Kind::owned || address_ == 0) return;
+  // A destructor cannot report a failure; at worst the memory leaks.
+  try {
+    device_->make_current();
+    std::vector<Completion> pending = state_->pending();
+    if (stream_ordered_) {
+      const Stream& stream = release_stream(*device_);
+      for (const Completion& use : pending) use.order_before(stream);
+      driver_api().cuMemFreeAsync(address_, stream.handle());
+    } else {
+      for (const Completion& use : pending) use.sync();
+      driver_api().cuMemFree_v2(address_);
+    }
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace cutile

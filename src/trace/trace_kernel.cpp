@@ -1,0 +1,22 @@
+#include "cutile/detail/trace_kernel.hpp"
+
+#include <cctype>
+
+namespace cutile::detail {
+
+std::string kernel_name_from_signature(std::string_view pretty) {
+  const size_t paren = pretty.find('(');
+  if (paren == std::string_view::npos) return "kernel";
+  std::string_view head = pretty.substr(0, paren);
+  size_t start = head.size();
+  while (start > 0 && (std::isalnum(static_cast<unsigned char>(head[start - 1])) || head[start - 1] == '_')) --start;
+  std::string name(head.substr(start));
+  return name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) ? "kernel" : name;
+}
+
+void finish_trace(TraceContext& ctx) {
+  ctx.builder().return_();
+  ctx.function().set_name(kernel_name_from_signature(ctx.kernel_function()));
+}
+
+}  // namespace cutile::detail

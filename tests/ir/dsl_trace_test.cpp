@@ -1,0 +1,65 @@
+// The IR that tracing the DSL example kernels produces, against golden text in tests/golden/dsl/.
+// CUTILE_REGENERATE_GOLDEN=1 rewrites the files (review the diff before committing it).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cutile/ir/printer.hpp"
+#include "cutile/ir/verifier.hpp"
+#include "support/dsl_kernels.hpp"
+
+namespace {
+
+using test_support::TracedKernel;
+
+std::filesystem::path golden_path(const std::string& name) {
+  return std::filesystem::path(CUTILE_SOURCE_DIR) / "tests/golden/dsl" / (name + ".mlir");
+}
+
+class DslTrace : public ::testing::TestWithParam<TracedKernel> {};
+
+TEST_P(DslTrace, MatchesGoldenIr) {
+  std::unique_ptr<cutile::ir::Module> module = GetParam().trace();
+  cutile::ir::verify_module(*module);
+  const std::string text = cutile::ir::print_module(*module);
+  const auto path = golden_path(GetParam().name);
+  if (std::getenv("CUTILE_REGENERATE_GOLDEN")) std::ofstream(path) << text;
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path << " is missing; run with CUTILE_REGENERATE_GOLDEN=1";
+  std::stringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(text, expected.str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, DslTrace, ::testing::ValuesIn(test_support::dsl_kernels()),
+                         [](const auto& p) { return p.param.name; });
+
+TEST(DslTrace, EntryIsNamedAfterTheKernelFunction) {
+  auto module = test_support::dsl_kernels().front().trace();
+  EXPECT_EQ(module->functions().front()->name(), "vector_add");
+}
+
+TEST(DslTrace, SourceLocationsPointAtTheKernelBody) {
+  auto module = test_support::dsl_kernels()[1].trace();  // row_softmax_f32
+  bool found = false;
+  for (const auto& op : module->functions().front()->entry_block().operations())
+    if (op->opcode() == cutile::ir::Opcode::exp) {
+      EXPECT_TRUE(op->location().file.ends_with("row_softmax.hpp")) << op->location().str();
+      found = true;
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(DslTrace, TileOperationOutsideAKernelIsAUserError) {
+  try {
+    cutile::block_id<0>();
+    FAIL() << "expected a UserError";
+  } catch (const cutile::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("outside a kernel"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

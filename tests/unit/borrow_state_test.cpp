@@ -1,0 +1,187 @@
+// The borrow-state machine and partitions, on meta tensors: no GPU, no driver.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "cutile/borrow_state.hpp"
+#include "cutile/error.hpp"
+#include "cutile/partition.hpp"
+#include "cutile/tensor.hpp"
+
+namespace cutile {
+namespace {
+
+using Extents = std::vector<int64_t>;
+
+template <class Action>
+std::string user_error_of(Action action) {
+  try {
+    action();
+  } catch (const UserError& error) {
+    return error.message();
+  }
+  ADD_FAILURE() << "no UserError";
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
+  BorrowState state;
+  EXPECT_FALSE(state.exclusively_borrowed());
+  EXPECT_NO_THROW(state.check_not_borrowed("read tensor t"));
+  uint64_t id = state.begin_exclusive({16, 32}, "partition tensor t");
+  EXPECT_NE(id, 0u);
+  EXPECT_TRUE(state.exclusively_borrowed());
+  EXPECT_NO_THROW(state.check_not_borrowed("write tensor t", id));
+  std::string message = user_error_of([&] { state.check_not_borrowed("read tensor t"); });
+  EXPECT_TRUE(contains(message, "cannot read tensor t: a partition of it (tile [16, 32]) is live"))
+      << message;
+  EXPECT_TRUE(contains(message, "unpartition()")) << message;
+  EXPECT_THROW(state.begin_exclusive({8}, "partition tensor t"), UserError);
+  state.end_exclusive(id + 1000);  // not the holder: ignored
+  EXPECT_TRUE(state.exclusively_borrowed());
+  state.end_exclusive(id);
+  EXPECT_FALSE(state.exclusively_borrowed());
+  EXPECT_NO_THROW(state.check_not_borrowed("read tensor t"));
+  // A stale id from an ended borrow does not end a newer one.
+  uint64_t second = state.begin_exclusive({4}, "partition tensor t");
+  EXPECT_NE(second, id);
+  state.end_exclusive(id);
+  EXPECT_TRUE(state.exclusively_borrowed());
+  state.end_exclusive(second);
+}
+
+TEST(BorrowState, BorrowIdsAreUniqueAcrossStates) {
+  BorrowState a, b;
+  uint64_t id_a = a.begin_exclusive({1}, "a");
+  uint64_t id_b = b.begin_exclusive({1}, "b");
+  EXPECT_NE(id_a, id_b);
+  EXPECT_THROW(a.check_not_borrowed("read a", id_b), UserError);  // b's id does not unlock a
+}
+
+TEST(BorrowState, NothingPendingWithoutGpuWork) {
+  BorrowState state;
+  EXPECT_TRUE(state.pending().empty());
+  state.record_read(Completion{});  // work that already finished
+  EXPECT_NO_THROW(state.wait_for_host(Access::write, "write t"));
+  state.record_write(Completion{});
+  EXPECT_TRUE(state.pending().empty());  // the write superseded the read; it has no event itself
+}
+
+TEST(Partition, GridIsCeilOfExtentOverTile) {
+  EXPECT_EQ(partition_grid(Extents{4096, 4096}, Extents{1, 4096}, "t"), (std::array<int64_t, 3>{4096, 1, 1}));
+  EXPECT_EQ(partition_grid(Extents{1000}, Extents{128}, "t"), (std::array<int64_t, 3>{8, 1, 1}));
+  EXPECT_EQ(partition_grid(Extents{100, 30, 7}, Extents{64, 16, 8}, "t"), (std::array<int64_t, 3>{2, 2, 1}));
+  EXPECT_EQ(partition_grid(Extents{0, 64}, Extents{16, 16}, "t"), (std::array<int64_t, 3>{0, 4, 1}));
+  EXPECT_EQ(partition_grid(Extents{3}, Extents{1024}, "t"), (std::array<int64_t, 3>{1, 1, 1}));
+}
+
+TEST(Partition, RejectsBadTiles) {
+  std::string message = user_error_of([] {
+    partition_grid(Extents{64, 64}, Extents{12, 16}, "f32[64, 64]");
+  });
+  EXPECT_EQ(message,
+            "cannot partition tensor f32[64, 64] into tiles [12, 16]: tile dim 0 is 12, which is not a power "
+            "of two "
+            "(Tile IR tile dims are)");
+  message = user_error_of([] { partition_grid(Extents{64, 64}, Extents{16}, "f32[64, 64]"); });
+  EXPECT_EQ(
+      message,
+      "cannot partition tensor f32[64, 64] into tiles [16]: the tile has rank 1 but the tensor has rank 2");
+  message = user_error_of([] { partition_grid(Extents{64, 64}, Extents{16, 0}, "f32[64, 64]"); });
+  EXPECT_EQ(
+      message,
+      "cannot partition tensor f32[64, 64] into tiles [16, 0]: tile dim 1 is 0; every tile dim must be at "
+      "least 1");
+  message = user_error_of([] { partition_grid(Extents{2, 2, 2, 2}, Extents{1, 1, 1, 1}, "t"); });
+  EXPECT_TRUE(contains(message, "partitions need rank 1 to 3")) << message;
+  EXPECT_THROW(partition_grid(Extents{}, Extents{}, "t"), UserError);
+  EXPECT_THROW(partition_grid(Extents{8}, Extents{-4}, "t"), UserError);
+}
+
+TEST(Partition, LiveBorrowRejectsReadsThenUnpartitionAllowsThem) {
+  auto y = Tensor<f32>::meta({64, 128});
+  auto alias = y;  // another handle on the same storage
+  {
+    auto p = y.partition({16, 32});
+    EXPECT_TRUE(p.holds_borrow());
+    EXPECT_EQ(p.grid(), (std::array<int64_t, 3>{4, 4, 1}));
+    EXPECT_EQ(p.tile_shape(), (Extents{16, 32}));
+    EXPECT_EQ(p.tensor().shape(), (Extents{64, 128}));
+
+    std::string message = user_error_of([&] { alias.to_host(); });
+    EXPECT_EQ(
+        message,
+        "cannot read tensor f32[64, 128] on no device (meta) with to_host(): a partition of it (tile [16, "
+        "32]) "
+        "is live and holds it exclusively; call unpartition() on the partition or let it go out of scope "
+        "first");
+    message = user_error_of([&] { y.partition({8, 8}); });
+    EXPECT_TRUE(
+        contains(message, "cannot partition tensor f32[64, 128] on no device (meta): a partition of it"))
+        << message;
+    // Reading through the partition's own tensor() is a read like any other.
+    EXPECT_THROW(p.tensor().to_host(), UserError);
+    // As a launch argument, the tensor is refused and the partition itself accepted.
+    message = user_error_of([&] { y.arg_view().state->check_not_borrowed("use argument 'x'"); });
+    EXPECT_TRUE(contains(message, "cannot use argument 'x': a partition of it (tile [16, 32]) is live"))
+        << message;
+    TensorArgView out = p.arg_view();
+    EXPECT_TRUE(out.is_partition());
+    EXPECT_EQ(out.tile_shape, (Extents{16, 32}));
+    EXPECT_NO_THROW(out.state->check_not_borrowed("use argument 'y'", out.borrow));
+
+    Tensor<f32> back = std::move(p).unpartition();
+    EXPECT_FALSE(p.holds_borrow());
+    EXPECT_THROW(p.arg_view(), UserError);
+    EXPECT_FALSE(back.borrow_state().exclusively_borrowed());
+    EXPECT_NO_THROW(back.partition({16, 16}));  // and that one ends at once
+  }
+  // Reads are past the borrow check now; a meta tensor then fails for having no memory.
+  std::string message = user_error_of([&] { alias.to_host(); });
+  EXPECT_TRUE(contains(message, "cannot read meta tensor f32[64, 128]")) << message;
+  EXPECT_TRUE(contains(message, "it has no memory")) << message;
+}
+
+TEST(Partition, DestructionEndsTheBorrowAndMovesTransferIt) {
+  auto y = Tensor<bf16>::meta({1000});
+  {
+    auto p = y.partition({128});
+    EXPECT_EQ(p.grid()[0], 8);
+    auto q = std::move(p);
+    EXPECT_FALSE(p.holds_borrow());
+    EXPECT_TRUE(q.holds_borrow());
+    EXPECT_TRUE(y.borrow_state().exclusively_borrowed());
+    auto other = Tensor<bf16>::meta({64});
+    auto r = other.partition({64});
+    r = std::move(q);  // r's own borrow of `other` ends, q's of `y` moves over
+    EXPECT_FALSE(other.borrow_state().exclusively_borrowed());
+    EXPECT_TRUE(r.holds_borrow());
+    EXPECT_EQ(r.tensor().numel(), 1000);
+  }
+  EXPECT_FALSE(y.borrow_state().exclusively_borrowed());
+}
+
+TEST(Partition, ViewsOfTheSameStorageShareOneBorrow) {
+  auto y = Tensor<f32>::meta({8, 8});
+  auto p = y.partition({4, 4});
+  EXPECT_THROW(y.as_strided({8, 8}, {1, 8}).partition({4, 4}), UserError);
+  EXPECT_NO_THROW(Tensor<f32>::meta({8, 8}).partition({4, 4}));  // another storage
+}
+
+TEST(Partition, PartitionKeepsStorageAlive) {
+  std::optional<Partition<f32>> p;
+  {
+    auto y = Tensor<f32>::meta({32});
+    p.emplace(y.partition({8}));
+  }
+  EXPECT_EQ(p->tensor().numel(), 32);
+  EXPECT_TRUE(p->tensor().borrow_state().exclusively_borrowed());
+}
+
+}  // namespace
+}  // namespace cutile

@@ -1,0 +1,96 @@
+// The aliasing check the launch path applies to outputs: byte ranges of tensor arguments.
+#include <gtest/gtest.h>
+
+#include "cutile/layout.hpp"
+#include "cutile/tensor_arg.hpp"
+
+namespace cutile {
+namespace {
+
+using Extents = std::vector<int64_t>;
+
+TensorArgView view(uint64_t address, Extents shape, Extents strides, int64_t element_size = 4,
+                   int device = 0) {
+  TensorArgView v;
+  v.address = address;
+  v.element = element_size == 2 ? ir::ElementType::bf16 : ir::ElementType::f32;
+  v.element_size = element_size;
+  v.shape = std::move(shape);
+  v.strides = std::move(strides);
+  v.device = device;
+  return v;
+}
+
+TensorArgView dense(uint64_t address, Extents shape, int64_t element_size = 4, int device = 0) {
+  auto strides = row_major_strides(shape);
+  return view(address, std::move(shape), std::move(strides), element_size, device);
+}
+
+TEST(StorageOverlap, DisjointAndAdjacentRangesDoNotOverlap) {
+  auto a = dense(0x1000, {16});  // [0x1000, 0x1040)
+  auto b = dense(0x1040, {16});  // starts where a ends
+  auto c = dense(0x2000, {4, 4});
+  EXPECT_FALSE(storage_overlaps(a, b));
+  EXPECT_FALSE(storage_overlaps(b, a));
+  EXPECT_FALSE(storage_overlaps(a, c));
+}
+
+TEST(StorageOverlap, SharedBytesOverlapBothWays) {
+  auto a = dense(0x1000, {16});
+  auto tail = dense(0x103c, {1});  // a's last element
+  auto inside = dense(0x1010, {2, 2});
+  auto itself = dense(0x1000, {16});
+  EXPECT_TRUE(storage_overlaps(a, tail));
+  EXPECT_TRUE(storage_overlaps(tail, a));
+  EXPECT_TRUE(storage_overlaps(a, inside));
+  EXPECT_TRUE(storage_overlaps(inside, a));
+  EXPECT_TRUE(storage_overlaps(a, itself));
+  // Different element sizes: a bf16 view over the first f32 element's upper half.
+  EXPECT_TRUE(storage_overlaps(a, dense(0x1002, {1}, 2)));
+}
+
+TEST(StorageOverlap, StridedViewsCoverTheirWholeSpan) {
+  // A column of a [8, 8] f32 matrix reaches from its first to its last row.
+  auto column = view(0x1000 + 3 * 4, {8}, {8});
+  EXPECT_EQ(column.byte_extent(), (1 + 7 * 8) * 4);
+  EXPECT_TRUE(storage_overlaps(column, dense(0x1000 + 7 * 32, {8})));   // the last row
+  EXPECT_FALSE(storage_overlaps(column, dense(0x1000 + 8 * 32, {8})));  // the row after the matrix
+  // A transposed view covers what the original covers.
+  auto matrix = dense(0x1000, {8, 8});
+  EXPECT_TRUE(storage_overlaps(view(0x1000, {8, 8}, {1, 8}), matrix));
+}
+
+TEST(StorageOverlap, InterleavedViewsOverlapConservatively) {
+  // Even and odd elements share no element but their byte ranges interleave: reported as overlapping.
+  auto even = view(0x1000, {8}, {2});
+  auto odd = view(0x1004, {8}, {2});
+  EXPECT_TRUE(storage_overlaps(even, odd));
+}
+
+TEST(StorageOverlap, DifferentDevicesNeverOverlap) {
+  EXPECT_FALSE(storage_overlaps(dense(0x1000, {16}, 4, 0), dense(0x1000, {16}, 4, 1)));
+}
+
+TEST(StorageOverlap, EmptyTensorsOverlapNothing) {
+  EXPECT_FALSE(storage_overlaps(dense(0x1000, {0, 4}), dense(0x1000, {16})));
+  EXPECT_FALSE(storage_overlaps(dense(0x1000, {16}), dense(0x1000, {16, 0})));
+}
+
+TEST(StorageOverlap, BroadcastViewsCoverOneElementPerStrideZeroAxis) {
+  auto row = view(0x1000, {4, 8}, {0, 1});  // one row of 8 read 4 times
+  EXPECT_EQ(row.byte_extent(), 8 * 4);
+  EXPECT_FALSE(storage_overlaps(row, dense(0x1020, {8})));
+  EXPECT_TRUE(storage_overlaps(row, dense(0x101c, {1})));
+}
+
+TEST(TensorArgView, DescribesWholeTensorsAndPartitions) {
+  auto v = dense(0x1000, {64, 128});
+  EXPECT_EQ(v.describe(), "f32[64, 128] on cuda:0");
+  v.tile_shape = {16, 32};
+  v.borrow = 7;
+  EXPECT_TRUE(v.is_partition());
+  EXPECT_EQ(v.describe(), "f32[64, 128] on cuda:0 partitioned by tiles [16, 32]");
+}
+
+}  // namespace
+}  // namespace cutile
