@@ -2,8 +2,12 @@
 // a float64 CPU reference; without a GPU, compiles them ahead of time for sm_90 (cutile::compile_only on
 // meta tensors), which fills the cubin cache that a GPU machine without tileiras can use.
 //
-//   cutile-dsl-examples [--gpu sm_XX]   (--gpu: the AOT target when there is no GPU; default sm_90)
+//   cutile-dsl-examples [--gpu sm_XX] [--aot DIR]
+// --gpu: the AOT target when there is no GPU (default sm_90). --aot DIR: also write each AOT cubin and a
+// manifest.json (kernel, element type, shape) to DIR, for scripts/gpu_check.py to run against PyTorch.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -75,6 +79,9 @@ ct::CompiledKernel aot_row_softmax(const std::string& gpu, int64_t rows, int64_t
 }
 
 struct Case {
+  std::string kernel;  // entry name
+  std::string element;
+  std::vector<int64_t> shape;
   std::string name;
   double tolerance;
   std::function<double(const ct::Device&)> run;
@@ -84,25 +91,27 @@ struct Case {
 template <ct::Element E>
 void add_cases(std::vector<Case>& cases, double tolerance) {
   const std::string t(ct::element_traits<E>::name);
-  cases.push_back({"vector_add " + t + " n=1000003", tolerance, [](auto& g) { return run_vector_add<E>(g, 1'000'003); },
+  cases.push_back({"vector_add", t, {1'000'003}, "vector_add " + t + " n=1000003", tolerance, [](auto& g) { return run_vector_add<E>(g, 1'000'003); },
                    [](auto& gpu) { return aot_vector_add<E>(gpu, 1'000'003); }});
-  cases.push_back({"row_softmax " + t + " 4096x4096", tolerance,
+  cases.push_back({"row_softmax", t, {4096, 4096}, "row_softmax " + t + " 4096x4096", tolerance,
                    [](auto& g) { return run_row_softmax<E, 4096>(g, 4096, 4096); },
                    [](auto& gpu) { return aot_row_softmax<E, 4096>(gpu, 4096, 4096); }});
-  cases.push_back({"row_softmax " + t + " 1024x1000", tolerance,
+  cases.push_back({"row_softmax", t, {1024, 1000}, "row_softmax " + t + " 1024x1000", tolerance,
                    [](auto& g) { return run_row_softmax<E, 1024>(g, 1024, 1000); },
                    [](auto& gpu) { return aot_row_softmax<E, 1024>(gpu, 1024, 1000); }});
-  cases.push_back({"row_softmax " + t + " 37x4096", tolerance,
+  cases.push_back({"row_softmax", t, {37, 4096}, "row_softmax " + t + " 37x4096", tolerance,
                    [](auto& g) { return run_row_softmax<E, 4096>(g, 37, 4096); },
                    [](auto& gpu) { return aot_row_softmax<E, 4096>(gpu, 37, 4096); }});
 }
 
 int run(int argc, char** argv) {
   std::string aot_gpu = "sm_90";
+  std::filesystem::path aot_dir;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--gpu" && i + 1 < argc) aot_gpu = argv[++i];
-    else throw ct::UserError("unknown argument '" + arg + "'; usage: cutile-dsl-examples [--gpu sm_XX]");
+    else if (arg == "--aot" && i + 1 < argc) aot_dir = argv[++i];
+    else throw ct::UserError("unknown argument '" + arg + "'; usage: cutile-dsl-examples [--gpu sm_XX] [--aot DIR]");
   }
   std::vector<Case> cases;
   add_cases<float>(cases, 1e-5);
@@ -111,7 +120,7 @@ int run(int argc, char** argv) {
   std::string no_gpu;
   const bool have_gpu = ct::runtime::driver_available(&no_gpu) && ct::runtime::device_count() > 0;
   int failed = 0;
-  if (have_gpu) {
+  if (have_gpu && aot_dir.empty()) {
     ct::Device gpu(0);
     std::printf("DSL examples on %s (%s), checked against float64\n\n%-28s %12s  %s\n", gpu.name().c_str(),
                 gpu.arch().c_str(), "kernel", "rel. error", "result");
@@ -123,13 +132,26 @@ int run(int argc, char** argv) {
     }
     std::printf("\n%zu passed, %d failed\n", cases.size() - failed, failed);
   } else {
-    std::printf("no GPU (%s): compiling the DSL examples ahead of time for %s\n\n%-28s %-14s %9s %9s  %s\n", no_gpu.c_str(),
-                aot_gpu.c_str(), "kernel", "entry", "trace ms", "tileiras", "cache key");
+    if (!have_gpu) std::printf("no GPU (%s)\n", no_gpu.c_str());
+    std::printf("compiling the DSL examples ahead of time for %s\n\n%-28s %-14s %9s %9s  %s\n", aot_gpu.c_str(),
+                "kernel", "entry", "trace ms", "tileiras", "cache key");
+    std::string manifest;
     for (const Case& c : cases) {
       const ct::CompiledKernel k = c.aot(aot_gpu);
       std::printf("%-28s %-14s %9.2f %7.0f ms  %.16s…\n", c.name.c_str(), k.name.c_str(), k.trace_seconds * 1e3,
                   k.compile_seconds * 1e3, k.cache_key.c_str());
+      if (aot_dir.empty()) continue;
+      std::filesystem::create_directories(aot_dir);
+      const std::string file = "dsl_" + k.cache_key.substr(0, 16) + ".cubin";
+      std::ofstream(aot_dir / file, std::ios::binary)
+          .write(reinterpret_cast<const char*>(k.cubin.data()), static_cast<std::streamsize>(k.cubin.size()));
+      std::string shape;
+      for (int64_t d : c.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+      manifest += std::string(manifest.empty() ? "" : ",\n") + "  {\"kernel\": \"dsl_" + c.kernel + "\", \"dtype\": \"" +
+                  c.element + "\", \"gpu\": \"" + aot_gpu + "\", \"cubin\": \"" + file + "\", \"symbol\": \"" + k.name +
+                  "\", \"shape\": [" + shape + "]}";
     }
+    if (!aot_dir.empty()) std::ofstream(aot_dir / "manifest.json") << "{\n \"kernels\": [\n" << manifest << "\n ]\n}\n";
   }
   return failed == 0 ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 """Runs AOT-compiled example kernels on the GPU through the CUDA driver and checks them against PyTorch.
 
 Usage: gpu_check.py AOT_DIR [--json OUT.json]
-AOT_DIR holds the cubins and manifest.json written by `cutile-examples --aot AOT_DIR`. Needs torch with
+AOT_DIR holds the cubins and manifest.json written by `cutile-examples --aot AOT_DIR` (builder kernels)
+or `cutile-dsl-examples --aot AOT_DIR` (DSL kernels). Needs torch with
 CUDA; needs no tileiras. Every output is poisoned with NaN before the launch; inputs are fresh random
 numbers; shapes include ragged ones. Exit status 1 if any check fails.
 """
@@ -83,7 +84,33 @@ def check_tiled_gemm(driver, fn, entry, dtype, m, n, k):
     return relative_error(c, ref), f"{m}x{n}x{k}"
 
 
+def check_dsl_vector_add(driver, fn, entry, dtype, n):
+    a = torch.randn(n, device="cuda", dtype=dtype)
+    b = torch.randn(n, device="cuda", dtype=dtype)
+    c = torch.full((n,), float("nan"), device="cuda", dtype=dtype)
+    args = []
+    for t in (c, a, b):  # the kernel's parameter order: out, then inputs; each as (pointer, extents, strides)
+        args += [t, *t.shape, *t.stride()]
+    driver.launch(fn, (cdiv(n, 1024), 1, 1), args)
+    torch.cuda.synchronize()
+    return relative_error(c, a + b), f"n={n}"
+
+
+def check_dsl_row_softmax(driver, fn, entry, dtype, rows, cols):
+    x = torch.randn(rows, cols, device="cuda", dtype=dtype) * 4
+    y = torch.full((rows, cols), float("nan"), device="cuda", dtype=dtype)
+    args = []
+    for t in (y, x):
+        args += [t, *t.shape, *t.stride()]
+    driver.launch(fn, (rows, 1, 1), args)
+    torch.cuda.synchronize()
+    return relative_error(y, torch.softmax(x.float(), dim=1).to(dtype)), f"{rows}x{cols}"
+
+
 CASES = {
+    # DSL kernels were specialised for one shape (its divisibility facts): run exactly that shape.
+    "dsl_vector_add": lambda e: [(check_dsl_vector_add, tuple(e["shape"]))],
+    "dsl_row_softmax": lambda e: [(check_dsl_row_softmax, tuple(e["shape"]))],
     "vector_add": lambda e: [(check_vector_add, (n,)) for n in (4096, 1_000_003)],
     "row_softmax": lambda e: [(check_row_softmax, s) for s in
                               {4096: [(4096, 4096), (37, 4096)], 1024: [(1024, 1000)]}[e["tile_n"]]],
@@ -107,16 +134,16 @@ def main():
     for entry in manifest["kernels"]:
         if entry["gpu"] != f"sm_{props.major}{props.minor}":
             continue
-        fn = driver.load((args.aot_dir / entry["cubin"]).read_bytes(), entry["kernel"])
+        fn = driver.load((args.aot_dir / entry["cubin"]).read_bytes(), entry.get("symbol", entry["kernel"]))
         for check, shape in CASES[entry["kernel"]](entry):
             error, label = check(driver, fn, entry, DTYPES[entry["dtype"]], *shape)
             ok = error <= TOLERANCE[entry["dtype"]]
             failed += not ok
             results.append({"kernel": entry["kernel"], "dtype": entry["dtype"], "shape": label,
                             "relative_error": error, "tolerance": TOLERANCE[entry["dtype"]], "ok": ok})
-    print(f"{'kernel':<12} {'dtype':<5} {'shape':<16} {'rel. error':>10}  result")
+    print(f"{'kernel':<16} {'dtype':<5} {'shape':<16} {'rel. error':>10}  result")
     for r in results:
-        print(f"{r['kernel']:<12} {r['dtype']:<5} {r['shape']:<16} {r['relative_error']:>10.2e}  "
+        print(f"{r['kernel']:<16} {r['dtype']:<5} {r['shape']:<16} {r['relative_error']:>10.2e}  "
               f"{'ok' if r['ok'] else 'FAIL'}")
     print(f"{len(results) - failed} passed, {failed} failed")
     if args.json:

@@ -4,8 +4,8 @@
 #   usage: scripts/gpu_session.sh PACK_DIR OUT_DIR
 # PACK_DIR may hold: tc.tar.xz (tileiras, ptxas, libNVVM under nvidia/cu13/), googletest.tar.xz (sources,
 # used when no GoogleTest is installed), aot/ (builder-kernel cubins and manifest.json from
-# `cutile-examples --aot`), cache/ (a cubin cache filled ahead of time by `cutile-dsl-examples` on a
-# machine without a GPU). Logs go to OUT_DIR; a short summary is printed last.
+# `cutile-examples --aot`), aot_dsl/ (DSL-kernel cubins and manifest.json from `cutile-dsl-examples --aot`),
+# cache/ (a cubin cache filled ahead of time by `cutile-dsl-examples` on a machine without a GPU). Logs go to OUT_DIR; a short summary is printed last.
 set -uo pipefail
 pack=$(cd "$1" && pwd)
 out=$2
@@ -45,14 +45,14 @@ echo "gpu test tier: $(grep -E 'tests passed|tests failed' "$out/ctest_gpu.log")
 echo "builder examples (tileiras here): exit $?" >>"$out/summary.txt"
 "$build/examples/cutile-dsl-examples" >"$out/dsl_examples.log" 2>&1
 echo "dsl examples (tileiras here): exit $?" >>"$out/summary.txt"
-if [[ -d $pack/aot ]]; then
-  python3 "$repo/scripts/gpu_check.py" "$pack/aot" --json "$out/gpu_check.json" >"$out/gpu_check.log" 2>&1
-  echo "builder AOT cubins vs PyTorch: exit $?" >>"$out/summary.txt"
-fi
-"$build/bench/cutile-bench-softmax" >"$out/bench_cutile_softmax.json" 2>"$out/bench_cutile_softmax.err"
-python3 "$repo/bench/torch_softmax.py" >"$out/bench_torch_softmax.json" 2>"$out/bench_torch_softmax.err"
+for aot in aot aot_dsl; do
+  [[ -d $pack/$aot ]] || continue
+  python3 "$repo/scripts/gpu_check.py" "$pack/$aot" --json "$out/gpu_check_$aot.json" >"$out/gpu_check_$aot.log" 2>&1
+  echo "$aot cubins vs PyTorch: exit $? ($(tail -n 1 "$out/gpu_check_$aot.log"))" >>"$out/summary.txt"
+done
+{ "$build/bench/cutile-bench-softmax" && python3 "$repo/bench/torch_softmax.py"; } >"$out/bench.jsonl" 2>&1
 
 cat "$out/summary.txt"
 tail -n 15 "$out/dsl_examples.log"
 [[ -f $out/dsl_examples_aot.log ]] && { echo "-- from the AOT cache:"; tail -n 3 "$out/dsl_examples_aot.log"; }
-cat "$out/bench_cutile_softmax.json" "$out/bench_torch_softmax.json"
+cat "$out/bench.jsonl"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string_view>
 #include <vector>
@@ -23,9 +24,13 @@ class BorrowState {
   BorrowState(const BorrowState&) = delete;
   BorrowState& operator=(const BorrowState&) = delete;
 
+  /// Describes a use of the storage for an error message ("read tensor f32[64, 64] on cuda:0 with
+  /// to_host()"); called only when a message is needed, so that the checks cost nothing on the hot path.
+  using Action = std::function<std::string()>;
+
   /// Starts an exclusive borrow by a partition of tile `tile_shape` and returns its id (never 0). A
   /// cutile::UserError "cannot <action>: a partition of it ... is live" when another one is.
-  uint64_t begin_exclusive(std::vector<int64_t> tile_shape, std::string_view action);
+  uint64_t begin_exclusive(std::vector<int64_t> tile_shape, const Action& action);
   /// Ends the borrow `id`; any other id is ignored.
   void end_exclusive(uint64_t id) noexcept;
   bool exclusively_borrowed() const;
@@ -33,12 +38,12 @@ class BorrowState {
   /// A cutile::UserError "cannot <action>: a partition of it (tile [..]) is live; ..." when an exclusive
   /// borrow other than `holder` is live. `action` names the use and the tensor, e.g.
   /// "read tensor f32[64, 64] on cuda:0 with to_host()".
-  void check_not_borrowed(std::string_view action, uint64_t holder = 0) const;
+  void check_not_borrowed(const Action& action, uint64_t holder = 0) const;
 
   /// Before GPU work on `stream` uses the storage: checks the borrow as check_not_borrowed does, then makes
   /// `stream` wait (without blocking the host) for the last write, and for a write also for the reads
   /// since then, where they ran on other streams.
-  void order_before_use(const Stream& stream, Access access, std::string_view action, uint64_t holder = 0);
+  void order_before_use(const Stream& stream, Access access, const Action& action, uint64_t holder = 0);
 
   /// After GPU work that used the storage was queued: `done` completes when that work has.
   void record_write(const Completion& done);
@@ -46,13 +51,13 @@ class BorrowState {
 
   /// Before the host touches the storage: checks the borrow, then blocks until the last write (and for a
   /// write also every read since) has finished.
-  void wait_for_host(Access access, std::string_view action, uint64_t holder = 0);
+  void wait_for_host(Access access, const Action& action, uint64_t holder = 0);
 
   /// Every GPU use that may still be in flight; what freeing the storage must wait for.
   std::vector<Completion> pending() const;
 
  private:
-  void check_locked(std::string_view action, uint64_t holder) const;
+  void check_locked(const Action& action, uint64_t holder) const;
 
   mutable std::mutex mutex_;
   uint64_t borrow_ = 0;  ///< the live exclusive borrow; 0 when none

@@ -44,6 +44,7 @@ struct CompiledKernel {
   size_t bytecode_bytes = 0;
   double trace_seconds = 0;     ///< trace + verify + bytecode
   double compile_seconds = 0;   ///< tileiras; 0 when the cubin came from a cache
+  std::vector<uint8_t> cubin;
 };
 
 namespace detail {

@@ -31,7 +31,7 @@ class Partition {
         tile_shape_(std::move(tile_shape)),
         grid_(partition_grid(tensor_.shape(), tile_shape_, tensor_.describe())),
         borrow_(
-            tensor_.borrow_state().begin_exclusive(tile_shape_, "partition tensor " + tensor_.describe())) {}
+            tensor_.borrow_state().begin_exclusive(tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
 
   ~Partition() { release(); }
   Partition(Partition&& other) noexcept

@@ -31,9 +31,9 @@ struct TensorArgView {
   /// "f32[64, 128] on cuda:0", "... partitioned by tiles [16, 32]" for a partition.
   std::string describe() const;
 
-  /// state->order_before_use for this argument, as its own borrow's holder; `name` prefixes the tensor
-  /// in the message, e.g. "argument 'x'".
-  void order_before_use(const Stream& stream, Access access, std::string_view name) const;
+  /// state->order_before_use for this argument, as its own borrow's holder; `name` (built only for a
+  /// message) prefixes the tensor, e.g. "argument 'x'".
+  void order_before_use(const Stream& stream, Access access, const std::function<std::string()>& name) const;
 };
 
 /// Whether the byte ranges the two layouts can reach intersect on one device. Conservative: two strided

@@ -40,30 +40,30 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
     const LaunchArg& arg = args[i];
     if (!arg.tensor) continue;
     const TensorArgView& t = *arg.tensor;
-    const std::string name = arg_name(i, arg);
+    auto name_text = [&] { return arg_name(i, arg); };
     if (t.element != arg.element)
-      throw UserError(name + ": expected a tensor of " + std::string(ir::element_type_name(arg.element)) + ", got " +
+      throw UserError(name_text() + ": expected a tensor of " + std::string(ir::element_type_name(arg.element)) + ", got " +
                       t.describe());
     if (t.shape.size() != arg.kernel_dims.size())
-      throw UserError(name + ": expected a rank-" + std::to_string(arg.kernel_dims.size()) + " tensor, got " +
+      throw UserError(name_text() + ": expected a rank-" + std::to_string(arg.kernel_dims.size()) + " tensor, got " +
                       t.describe() + " (rank " + std::to_string(t.shape.size()) + ")");
     if (arg.kind == ArgKind::input) {
       for (size_t d = 0; d < t.shape.size(); ++d)
         if (arg.kernel_dims[d] != dyn && arg.kernel_dims[d] != t.shape[d])
-          throw UserError(name + ": dimension " + std::to_string(d) + " must be " + std::to_string(arg.kernel_dims[d]) +
+          throw UserError(name_text() + ": dimension " + std::to_string(d) + " must be " + std::to_string(arg.kernel_dims[d]) +
                           " (the kernel's shape " + dims_text(arg.kernel_dims) + "), got " + t.describe());
     } else if (t.tile_shape != arg.kernel_dims) {
-      throw UserError(name + ": the partition's tile " + dims_text(t.tile_shape) + " differs from the kernel's output tile " +
+      throw UserError(name_text() + ": the partition's tile " + dims_text(t.tile_shape) + " differs from the kernel's output tile " +
                       dims_text(arg.kernel_dims) + " (" + t.describe() + ")");
     }
     // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
-    t.state->check_not_borrowed("use " + name + " (" + t.describe() + ") in a launch", t.borrow);
+    t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; }, t.borrow);
     if (needs_memory && t.device < 0)
-      throw UserError(name + " is a meta tensor without memory: it can be compiled for (cutile::compile_only) but not launched");
+      throw UserError(name_text() + " is a meta tensor without memory: it can be compiled for (cutile::compile_only) but not launched");
     for (int64_t v : t.shape)
-      if (v > INT32_MAX) throw UserError(name + ": extent " + std::to_string(v) + " exceeds the i32 index range of the kernel");
+      if (v > INT32_MAX) throw UserError(name_text() + ": extent " + std::to_string(v) + " exceeds the i32 index range of the kernel");
     for (int64_t v : t.strides)
-      if (v > INT32_MAX) throw UserError(name + ": stride " + std::to_string(v) + " exceeds the i32 index range of the kernel");
+      if (v > INT32_MAX) throw UserError(name_text() + ": stride " + std::to_string(v) + " exceeds the i32 index range of the kernel");
   }
   // Outputs are exclusive: no other argument may reach their memory.
   for (size_t i = 0; i < args.size(); ++i) {
@@ -229,7 +229,8 @@ std::map<TableKey, std::shared_ptr<LoadedKernel>>& kernel_table() {
 
 std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<const LaunchArg> args,
                                             const LaunchOptions& options, const Device& device) {
-  const bool dumping = !compile::DumpConfig::from_env().filter.empty() || std::getenv("CUTILE_DUMP");
+  // A dump must never be skipped by a table hit, so dumping re-traces every launch.
+  const bool dumping = std::getenv("CUTILE_DUMP") != nullptr;
   const TableKey key = table_key(kernel, args, options, device.index());
   if (!dumping) {
     std::lock_guard lock(table_mutex);
@@ -291,7 +292,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].tensor)
       args[i].tensor->order_before_use(stream, args[i].kind == ArgKind::output ? Access::write : Access::read,
-                                       arg_name(i, args[i]));
+                                       [&] { return arg_name(i, args[i]); });
   std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, device);
   PackedParams params = pack(args);
   device.make_current();
@@ -315,7 +316,7 @@ CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args
   check_args(args, /*needs_memory=*/false);
   infer_grid(args, options);
   const Specialisation s = specialise(kernel, args, options, gpu);
-  return {s.name, gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds};
+  return {s.name, gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds, s.cubin->cubin};
 }
 
 }  // namespace cutile::detail

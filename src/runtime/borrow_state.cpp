@@ -14,7 +14,7 @@ std::atomic<uint64_t> next_borrow_id{1};
 
 }  // namespace
 
-uint64_t BorrowState::begin_exclusive(std::vector<int64_t> tile_shape, std::string_view action) {
+uint64_t BorrowState::begin_exclusive(std::vector<int64_t> tile_shape, const Action& action) {
   std::lock_guard lock(mutex_);
   check_locked(action, 0);
   borrow_ = next_borrow_id.fetch_add(1, std::memory_order_relaxed);
@@ -35,20 +35,20 @@ bool BorrowState::exclusively_borrowed() const {
   return borrow_ != 0;
 }
 
-void BorrowState::check_not_borrowed(std::string_view action, uint64_t holder) const {
+void BorrowState::check_not_borrowed(const Action& action, uint64_t holder) const {
   std::lock_guard lock(mutex_);
   check_locked(action, holder);
 }
 
-void BorrowState::check_locked(std::string_view action, uint64_t holder) const {
+void BorrowState::check_locked(const Action& action, uint64_t holder) const {
   if (borrow_ == 0 || borrow_ == holder) return;
-  throw UserError("cannot " + std::string(action) + ": a partition of it (tile " +
+  throw UserError("cannot " + action() + ": a partition of it (tile " +
                   format_extents(borrow_tile_) +
                   ") is live and holds it exclusively; call unpartition() on the partition or let it go "
                   "out of scope first");
 }
 
-void BorrowState::order_before_use(const Stream& stream, Access access, std::string_view action,
+void BorrowState::order_before_use(const Stream& stream, Access access, const Action& action,
                                    uint64_t holder) {
   std::lock_guard lock(mutex_);
   check_locked(action, holder);
@@ -78,7 +78,7 @@ void BorrowState::record_read(const Completion& done) {
   reads_.push_back(done);
 }
 
-void BorrowState::wait_for_host(Access access, std::string_view action, uint64_t holder) {
+void BorrowState::wait_for_host(Access access, const Action& action, uint64_t holder) {
   Completion write;
   std::vector<Completion> reads;
   {

@@ -1,26 +1,63 @@
 #include "cutile/completion.hpp"
 
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
 namespace cutile {
 
 using runtime::check;
 using runtime::driver_api;
 
+namespace {
+
+// Events are reused rather than destroyed: creating and destroying one per launch costs more host time
+// than the rest of a cached launch. Re-recording an event is safe once no Completion refers to it. The
+// pool holds at most as many events as were ever alive at once, per device; they live as long as the
+// process.
+class EventPool {
+ public:
+  runtime::CUevent take(int device) {
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = free_.find(device); it != free_.end() && !it->second.empty()) {
+        runtime::CUevent event = it->second.back();
+        it->second.pop_back();
+        return event;
+      }
+    }
+    runtime::CUevent event = nullptr;
+    // No timing: cheaper to record and to wait on.
+    check(driver_api().cuEventCreate(&event, runtime::kEventDisableTiming), "cuEventCreate");
+    return event;
+  }
+  void give_back(int device, runtime::CUevent event) {
+    std::lock_guard lock(mutex_);
+    free_[device].push_back(event);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<int, std::vector<runtime::CUevent>> free_;
+};
+
+EventPool& event_pool() {
+  static EventPool* pool = new EventPool;  // never destroyed: Completions may outlive static destruction
+  return *pool;
+}
+
+}  // namespace
+
 Completion Completion::record(const Stream& stream) {
   stream.device().make_current();
-  runtime::CUevent handle = nullptr;
-  // No timing: cheaper to record and to wait on.
-  check(driver_api().cuEventCreate(&handle, runtime::kEventDisableTiming), "cuEventCreate");
+  runtime::CUevent handle = event_pool().take(stream.device().index());
   Completion completion;
   completion.event_ = std::make_shared<const Event>(stream, handle);  // owns the event from here on
   check(driver_api().cuEventRecord(handle, stream.handle()), "cuEventRecord");
   return completion;
 }
 
-Completion::Event::~Event() {
-  // Destroying an event whose work is still queued is allowed: the driver releases it once it fires.
-  stream.device().make_current();
-  driver_api().cuEventDestroy_v2(handle);
-}
+Completion::Event::~Event() { event_pool().give_back(stream.device().index(), handle); }
 
 void Completion::sync() const {
   if (!event_) return;

@@ -122,7 +122,7 @@ void AnyTensor::check_contiguous(std::string_view action) const {
 }
 
 void AnyTensor::copy_to_host(void* destination) const {
-  borrow_state().wait_for_host(Access::read, "read tensor " + describe() + " with to_host()");
+  borrow_state().wait_for_host(Access::read, [&] { return "read tensor " + describe() + " with to_host()"; });
   check_has_memory("read");
   const int64_t count = numel();
   if (count == 0) return;
@@ -142,7 +142,7 @@ void AnyTensor::copy_from_host(const void* source, const Stream& stream) {
   check_has_memory("write");
   check_contiguous("copy host data into");
   check_stream(stream, "copy host data into");
-  const std::string action = "write tensor " + describe() + " with copy_from_host()";
+  const BorrowState::Action action = [&] { return "write tensor " + describe() + " with copy_from_host()"; };
   const int64_t bytes = numel() * element_size_;
   if (bytes == 0) return borrow_state().check_not_borrowed(action);
   BorrowState& state = borrow_state();
@@ -158,7 +158,7 @@ void AnyTensor::zero(const Stream& stream) {
   check_has_memory("zero");
   check_contiguous("zero");
   check_stream(stream, "zero");
-  const std::string action = "zero tensor " + describe();
+  const BorrowState::Action action = [&] { return "zero tensor " + describe(); };
   const int64_t bytes = numel() * element_size_;
   if (bytes == 0) return borrow_state().check_not_borrowed(action);
   BorrowState& state = borrow_state();

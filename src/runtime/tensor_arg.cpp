@@ -15,8 +15,9 @@ std::string TensorArgView::describe() const {
   return text;
 }
 
-void TensorArgView::order_before_use(const Stream& stream, Access access, std::string_view name) const {
-  state->order_before_use(stream, access, "use " + std::string(name) + " (" + describe() + ") in a launch",
+void TensorArgView::order_before_use(const Stream& stream, Access access,
+                                     const std::function<std::string()>& name) const {
+  state->order_before_use(stream, access, [&] { return "use " + name() + " (" + describe() + ") in a launch"; },
                           borrow);
 }
 

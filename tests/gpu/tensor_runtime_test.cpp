@@ -232,7 +232,7 @@ TEST_F(TensorGpu, ReadOnAnotherStreamWaitsForTheWrite) {
   x.zero(a);  // queued behind the busy work; records the write on A
   ASSERT_EQ(x.borrow_state().pending().size(), 1u);
 
-  x.borrow_state().order_before_use(b, Access::read, "read x on stream B");
+  x.borrow_state().order_before_use(b, Access::read, [] { return std::string("read x on stream B"); });
   std::vector<i32> seen(n, -1);
   device->make_current();
   // From device to pageable memory the copy returns only once it has completed.
@@ -280,7 +280,7 @@ TEST_F(TensorGpu, PartitionBlocksReadsOnTheGpuPathToo) {
   auto p = y.partition({16, 64});
   EXPECT_EQ(p.grid(), (std::array<int64_t, 3>{4, 1, 1}));
   try {
-    y.arg_view().order_before_use(s, Access::read, "argument 'x'");
+    y.arg_view().order_before_use(s, Access::read, [] { return std::string("argument 'x'"); });
     FAIL() << "expected a UserError";
   } catch (const UserError& error) {
     EXPECT_EQ(
@@ -288,7 +288,7 @@ TEST_F(TensorGpu, PartitionBlocksReadsOnTheGpuPathToo) {
         "cannot use argument 'x' (f32[64, 64] on cuda:0) in a launch: a partition of it (tile [16, 64]) is "
         "live and holds it exclusively; call unpartition() on the partition or let it go out of scope first");
   }
-  EXPECT_NO_THROW(p.arg_view().order_before_use(s, Access::write, "argument 'y'"));
+  EXPECT_NO_THROW(p.arg_view().order_before_use(s, Access::write, [] { return std::string("argument 'y'"); }));
   EXPECT_THROW(y.to_host(), UserError);
   auto back = std::move(p).unpartition();
   EXPECT_EQ(back.to_host()[0], 0.0f);

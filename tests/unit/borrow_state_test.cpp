@@ -32,23 +32,23 @@ bool contains(const std::string& text, const std::string& part) {
 TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
   BorrowState state;
   EXPECT_FALSE(state.exclusively_borrowed());
-  EXPECT_NO_THROW(state.check_not_borrowed("read tensor t"));
-  uint64_t id = state.begin_exclusive({16, 32}, "partition tensor t");
+  EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("read tensor t"); }));
+  uint64_t id = state.begin_exclusive({16, 32}, [] { return std::string("partition tensor t"); });
   EXPECT_NE(id, 0u);
   EXPECT_TRUE(state.exclusively_borrowed());
-  EXPECT_NO_THROW(state.check_not_borrowed("write tensor t", id));
-  std::string message = user_error_of([&] { state.check_not_borrowed("read tensor t"); });
+  EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("write tensor t"); }, id));
+  std::string message = user_error_of([&] { state.check_not_borrowed([] { return std::string("read tensor t"); }); });
   EXPECT_TRUE(contains(message, "cannot read tensor t: a partition of it (tile [16, 32]) is live"))
       << message;
   EXPECT_TRUE(contains(message, "unpartition()")) << message;
-  EXPECT_THROW(state.begin_exclusive({8}, "partition tensor t"), UserError);
+  EXPECT_THROW(state.begin_exclusive({8}, [] { return std::string("partition tensor t"); }), UserError);
   state.end_exclusive(id + 1000);  // not the holder: ignored
   EXPECT_TRUE(state.exclusively_borrowed());
   state.end_exclusive(id);
   EXPECT_FALSE(state.exclusively_borrowed());
-  EXPECT_NO_THROW(state.check_not_borrowed("read tensor t"));
+  EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("read tensor t"); }));
   // A stale id from an ended borrow does not end a newer one.
-  uint64_t second = state.begin_exclusive({4}, "partition tensor t");
+  uint64_t second = state.begin_exclusive({4}, [] { return std::string("partition tensor t"); });
   EXPECT_NE(second, id);
   state.end_exclusive(id);
   EXPECT_TRUE(state.exclusively_borrowed());
@@ -57,17 +57,17 @@ TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
 
 TEST(BorrowState, BorrowIdsAreUniqueAcrossStates) {
   BorrowState a, b;
-  uint64_t id_a = a.begin_exclusive({1}, "a");
-  uint64_t id_b = b.begin_exclusive({1}, "b");
+  uint64_t id_a = a.begin_exclusive({1}, [] { return std::string("a"); });
+  uint64_t id_b = b.begin_exclusive({1}, [] { return std::string("b"); });
   EXPECT_NE(id_a, id_b);
-  EXPECT_THROW(a.check_not_borrowed("read a", id_b), UserError);  // b's id does not unlock a
+  EXPECT_THROW(a.check_not_borrowed([] { return std::string("read a"); }, id_b), UserError);  // b's id does not unlock a
 }
 
 TEST(BorrowState, NothingPendingWithoutGpuWork) {
   BorrowState state;
   EXPECT_TRUE(state.pending().empty());
   state.record_read(Completion{});  // work that already finished
-  EXPECT_NO_THROW(state.wait_for_host(Access::write, "write t"));
+  EXPECT_NO_THROW(state.wait_for_host(Access::write, [] { return std::string("write t"); }));
   state.record_write(Completion{});
   EXPECT_TRUE(state.pending().empty());  // the write superseded the read; it has no event itself
 }
@@ -127,13 +127,13 @@ TEST(Partition, LiveBorrowRejectsReadsThenUnpartitionAllowsThem) {
     // Reading through the partition's own tensor() is a read like any other.
     EXPECT_THROW(p.tensor().to_host(), UserError);
     // As a launch argument, the tensor is refused and the partition itself accepted.
-    message = user_error_of([&] { y.arg_view().state->check_not_borrowed("use argument 'x'"); });
+    message = user_error_of([&] { y.arg_view().state->check_not_borrowed([] { return std::string("use argument 'x'"); }); });
     EXPECT_TRUE(contains(message, "cannot use argument 'x': a partition of it (tile [16, 32]) is live"))
         << message;
     TensorArgView out = p.arg_view();
     EXPECT_TRUE(out.is_partition());
     EXPECT_EQ(out.tile_shape, (Extents{16, 32}));
-    EXPECT_NO_THROW(out.state->check_not_borrowed("use argument 'y'", out.borrow));
+    EXPECT_NO_THROW(out.state->check_not_borrowed([] { return std::string("use argument 'y'"); }, out.borrow));
 
     Tensor<f32> back = std::move(p).unpartition();
     EXPECT_FALSE(p.holds_borrow());
