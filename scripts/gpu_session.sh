@@ -56,3 +56,5 @@ cat "$out/summary.txt"
 tail -n 15 "$out/dsl_examples.log"
 [[ -f $out/dsl_examples_aot.log ]] && { echo "-- from the AOT cache:"; tail -n 3 "$out/dsl_examples_aot.log"; }
 cat "$out/bench.jsonl"
+# Everything in one archive: the device tool brings back a handful of files only.
+tar -C "$out" -czf /tmp/cutile-gpu-logs.tgz . && rm -rf "${out:?}"/* && mv /tmp/cutile-gpu-logs.tgz "$out/logs.tgz"
