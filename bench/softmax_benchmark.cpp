@@ -15,6 +15,7 @@
 #include "cutile/runtime/driver_api.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "softmax_variants.hpp"
 
 namespace {
 
@@ -82,6 +83,35 @@ int run(int argc, char** argv) {
   const double bytes = 2.0 * static_cast<double>(rows * cols) * sizeof(ct::bf16);
   const double softmax_ms = median(device_ms);
 
+  // Variants of the kernel, same protocol.
+  auto time_variant = [&](auto launch_one) {
+    for (int i = 0; i < 10; ++i) launch_one();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+      flush.zero(stream);
+      timer.start(stream);
+      launch_one();
+      ms.push_back(timer.stop_ms(stream));
+    }
+    return median(ms);
+  };
+  const double reciprocal_ms = time_variant([&] {
+    ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::Precision::full>, y.partition({1, 4096}), x);
+  });
+  const double approx_ms = time_variant([&] {
+    ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::Precision::approx>, y.partition({1, 4096}), x);
+  });
+  auto rows_ms = [&]<int64_t ROWS>(std::integral_constant<int64_t, ROWS>) {
+    return time_variant([&] {
+      ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, ROWS, 4096, ct::Precision::approx>,
+                 y.partition({ROWS, 4096}), x);
+    });
+  };
+  const double rows2_ms = rows_ms(std::integral_constant<int64_t, 2>{});
+  const double rows4_ms = rows_ms(std::integral_constant<int64_t, 4>{});
+  const double rows8_ms = rows_ms(std::integral_constant<int64_t, 8>{});
+  const double rows16_ms = rows_ms(std::integral_constant<int64_t, 16>{});
+
   // Host launch overhead of a cached kernel: a small vector add, enqueued back to back.
   auto a = ct::randn<float>({4096}, gpu, 1), b = ct::randn<float>({4096}, gpu, 2);
   auto c = ct::empty<float>({4096}, gpu);
@@ -99,10 +129,12 @@ int run(int argc, char** argv) {
   std::printf(
       "{\"gpu\": \"%s\", \"kernel\": \"row_softmax<bf16, 4096>\", \"shape\": [%lld, %lld], \"runs\": %d, "
       "\"device_ms_median\": %.5f, \"device_ms_min\": %.5f, \"achieved_GBps\": %.1f, \"first_call_ms\": %.2f, "
-      "\"host_launch_us_median\": %.3f}\n",
+      "\"host_launch_us_median\": %.3f, \"variants_device_ms_median\": {\"reciprocal\": %.5f, "
+      "\"reciprocal_approx_exp\": %.5f, \"reciprocal_approx_exp_2_rows\": %.5f, \"reciprocal_approx_exp_4_rows\": %.5f, "
+      "\"reciprocal_approx_exp_8_rows\": %.5f, \"reciprocal_approx_exp_16_rows\": %.5f}}\n",
       gpu.name().c_str(), static_cast<long long>(rows), static_cast<long long>(cols), runs, softmax_ms,
       *std::min_element(device_ms.begin(), device_ms.end()), bytes / (softmax_ms * 1e-3) / 1e9, first_call_ms,
-      median(per_launch_us));
+      median(per_launch_us), reciprocal_ms, approx_ms, rows2_ms, rows4_ms, rows8_ms, rows16_ms);
   return 0;
 }
 
