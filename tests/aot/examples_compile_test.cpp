@@ -30,6 +30,9 @@ std::vector<Case> cases() {
   return out;
 }
 
+// Test names and failure messages show the case by name, not as bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class ExamplesCompile : public ::testing::TestWithParam<std::tuple<Case, std::string>> {};
 
 TEST_P(ExamplesCompile, TileirasProducesACubin) {

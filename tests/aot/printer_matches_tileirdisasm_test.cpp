@@ -12,6 +12,7 @@
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/ir/printer.hpp"
 #include "support/op_modules.hpp"
+#include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"
 
 namespace cutile::ir {
@@ -31,9 +32,8 @@ TEST_P(PrinterMatchesTileirdisasm, AfterNormalisingNames) {
   const Module module = test_support::build_module(m);
   const std::vector<uint8_t> bytes = bytecode::write_bytecode(module, {.version = m.version});
 
-  const auto dir = std::filesystem::temp_directory_path() / "cutile_printer_test";
-  std::filesystem::create_directories(dir);
-  const auto path = dir / (m.name + ".tileirbc");
+  const test_support::TempDir dir;
+  const auto path = dir.path() / (m.name + ".tileirbc");
   std::ofstream(path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   const compile::SubprocessResult disasm = compile::run_subprocess(

@@ -11,6 +11,7 @@
 #include "cutile/error.hpp"
 #include "cutile/ir/builder.hpp"
 #include "cutile/ir/verifier.hpp"
+#include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"
 
 namespace {
@@ -133,14 +134,15 @@ TEST_P(VerifierAgreesWithTileiras, BothReject) {
   ASSERT_FALSE(check_module(*m, v13_3).empty()) << c.name << ": the verifier accepts it";
   const std::vector<uint8_t> bytes = cutile::bytecode::write_bytecode(*m, {v13_3, false});
   cutile::compile::CompileOptions options;
-  options.reproducer_root = std::filesystem::temp_directory_path() / "cutile_verifier_agreement";
+  // A directory of its own: ctest runs these cases in parallel processes.
+  const cutile::test_support::TempDir reproducers;
+  options.reproducer_root = reproducers.path();
   try {
     cutile::compile::compile_to_cubin(toolchain, bytes, options, c.name);
     ADD_FAILURE() << c.name << ": tileiras accepted a module the verifier rejects";
   } catch (const cutile::RuntimeError& e) {
     EXPECT_NE(std::string(e.what()).find(c.tileiras_says), std::string::npos) << e.what();
   }
-  std::filesystem::remove_all(options.reproducer_root);
 }
 
 INSTANTIATE_TEST_SUITE_P(Rules, VerifierAgreesWithTileiras, ::testing::ValuesIn(kCases),

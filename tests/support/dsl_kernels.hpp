@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <ostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ struct TracedKernel {
   std::string name;
   std::function<std::unique_ptr<cutile::ir::Module>()> trace;
 };
+
+inline void PrintTo(const TracedKernel& k, std::ostream* os) { *os << k.name; }
 
 /// Facts of a contiguous, 16-byte aligned tensor of `rank` dims: unit innermost stride.
 inline cutile::detail::ArrayFacts contiguous(size_t rank) {

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <functional>
+#include <ostream>
 #include <limits>
 #include <map>
 #include <span>
@@ -23,6 +24,8 @@ struct OpModule {
   ir::Version version;  ///< the oldest bytecode version that can express it
   std::function<void(ir::Module&)> build;
 };
+
+inline void PrintTo(const OpModule& m, std::ostream* os) { *os << m.name; }
 
 namespace op_modules_detail {
 
