@@ -9,7 +9,7 @@
 
 namespace {
 
-void trace_verify_write(benchmark::State& state, const test_support::TracedKernel& kernel) {
+void trace_verify_write(benchmark::State& state, const cutile::test_support::TracedKernel& kernel) {
   size_t bytes = 0;
   for (auto _ : state) {
     std::unique_ptr<cutile::ir::Module> module = kernel.trace();
@@ -21,7 +21,7 @@ void trace_verify_write(benchmark::State& state, const test_support::TracedKerne
 }
 
 const int registered = [] {
-  for (const test_support::TracedKernel& kernel : test_support::dsl_kernels())
+  for (const cutile::test_support::TracedKernel& kernel : cutile::test_support::dsl_kernels())
     benchmark::RegisterBenchmark(("trace+verify+bytecode/" + kernel.name).c_str(), trace_verify_write, kernel)
         ->Unit(benchmark::kMicrosecond);
   return 0;

@@ -70,4 +70,22 @@ Block& Region::add_block() {
   return *blocks_.back();
 }
 
+std::vector<Type> Operation::result_types() const {
+  std::vector<Type> out;
+  for (const auto& r : results_) out.push_back(r->type());
+  return out;
+}
+
+std::vector<Type> Block::argument_types() const {
+  std::vector<Type> out;
+  for (const auto& a : arguments_) out.push_back(a->type());
+  return out;
+}
+
+std::vector<Type> types_of(const std::vector<Value*>& values) {
+  std::vector<Type> out;
+  for (const Value* v : values) out.push_back(v->type());
+  return out;
+}
+
 }  // namespace cutile::ir

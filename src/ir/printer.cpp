@@ -783,17 +783,7 @@ class OpPrinter {
     return out;
   }
 
-  static std::vector<Type> types_of(const std::vector<Value*>& values) {
-    std::vector<Type> out;
-    for (const Value* v : values) out.push_back(v->type());
-    return out;
-  }
 
-  static std::vector<Type> result_types(const Operation& op) {
-    std::vector<Type> out;
-    for (const auto& r : op.results()) out.push_back(r->type());
-    return out;
-  }
 
   const std::vector<Value*>& group(const Operation& op, size_t i) {
     static const std::vector<Value*> empty;
@@ -1182,7 +1172,7 @@ std::string OpPrinter::body_of(const Operation& op, int level) {
     // Region-bearing ops.
     case O::if_: {
       std::string out = name + " " + r(0);
-      if (op.num_results()) out += " -> (" + join_types(result_types(op)) + ")";
+      if (op.num_results()) out += " -> (" + join_types(op.result_types()) + ")";
       out += " " + control_region(op.region(0), O::yield, level);
       if (op.num_regions() > 1 && op.region(1).num_blocks() > 0)
         out += " else " + control_region(op.region(1), O::yield, level);
@@ -1214,7 +1204,7 @@ std::string OpPrinter::body_of(const Operation& op, int level) {
       }
       if (!init.empty() || op.num_results()) out += ": ";
       if (!init.empty()) out += join_types(types_of(init)) + " " + (op.num_results() ? "-> " : "");
-      if (op.num_results()) out += join_types(result_types(op)) + " ";
+      if (op.num_results()) out += join_types(op.result_types()) + " ";
       return out + control_region(op.region(0), O::continue_, level);
     }
     case O::reduce:
@@ -1231,7 +1221,7 @@ std::string OpPrinter::body_of(const Operation& op, int level) {
       if (const Attribute* ids = op.attr("identities"))
         for (size_t i = 0; i < ids->elements.size(); ++i)
           out += (i ? ", " : "") + format_typed_attr(ids->elements[i]);
-      out += "] : " + join_types(types_of(operands)) + " -> " + join_types(result_types(op)) + " \n" +
+      out += "] : " + join_types(types_of(operands)) + " -> " + join_types(op.result_types()) + " \n" +
              indent(level);
       const Block& body = op.region(0).block(0);
       out += "(";

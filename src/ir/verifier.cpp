@@ -1444,21 +1444,6 @@ class Verifier {
       if (types[i].is(TypeKind::tensor_view) || is_view(types[i]))
         fail(what + " " + std::to_string(i) + " cannot be a view: " + types[i].str());
   }
-  static std::vector<Type> types_of(const std::vector<Value*>& values) {
-    std::vector<Type> out;
-    for (const Value* v : values) out.push_back(v->type());
-    return out;
-  }
-  static std::vector<Type> result_types(const Operation& op) {
-    std::vector<Type> out;
-    for (const auto& r : op.results()) out.push_back(r->type());
-    return out;
-  }
-  static std::vector<Type> arg_types(const Block& b) {
-    std::vector<Type> out;
-    for (const auto& a : b.arguments()) out.push_back(a->type());
-    return out;
-  }
   static const Block& single_block(const Operation& op, size_t region) {
     if (op.region(region).num_blocks() != 1)
       fail("region " + std::to_string(region) + " must have exactly one block, got " +
@@ -1469,12 +1454,12 @@ class Verifier {
   void check_if(const Operation& op) {
     if (!is_scalar_int(in(op, 0)) || scalar_element(in(op, 0)) != E::i1)
       fail("condition must be tile<i1>, got " + in(op, 0).str());
-    expect_no_views(result_types(op), "result");
+    expect_no_views(op.result_types(), "result");
     if (single_block(op, 0).num_arguments() != 0) fail("the then block must have no arguments");
     const Region& else_region = op.region(1);
     if (else_region.num_blocks() > 1) fail("the else region must have at most one block");
     if (else_region.num_blocks() == 0 && op.num_results() != 0)
-      fail("an if with results " + list(result_types(op)) + " needs an else branch");
+      fail("an if with results " + list(op.result_types()) + " needs an else branch");
     if (else_region.num_blocks() == 1 && else_region.block(0).num_arguments() != 0)
       fail("the else block must have no arguments");
   }
@@ -1486,18 +1471,18 @@ class Verifier {
     expect_same(lb, in(op, 2), "bounds and step must have one type");
     const std::vector<Type> init = types_of(group(op, 3));
     const Block& body = single_block(op, 0);
-    std::vector<Type> args = arg_types(body);
+    std::vector<Type> args = body.argument_types();
     if (args.empty()) fail("the body block needs the induction variable as its first argument");
     expect_same(args[0], lb, "induction variable type must equal the bounds type");
     args.erase(args.begin());
     check_iter_values(op, init, args);
-    if (result_types(op) != init)
-      fail("result types " + list(result_types(op)) + " must equal the init types " + list(init));
+    if (op.result_types() != init)
+      fail("result types " + list(op.result_types()) + " must equal the init types " + list(init));
   }
 
   void check_loop(const Operation& op) {
-    check_iter_values(op, types_of(group(op, 0)), arg_types(single_block(op, 0)));
-    expect_no_views(result_types(op), "result");
+    check_iter_values(op, types_of(group(op, 0)), single_block(op, 0).argument_types());
+    expect_no_views(op.result_types(), "result");
   }
 
   static void check_iter_values(const Operation&, const std::vector<Type>& init,
@@ -1579,8 +1564,8 @@ class Verifier {
     if (!p || (p->opcode() != Opcode::if_ && p->opcode() != Opcode::reduce && p->opcode() != Opcode::scan))
       fail("yield must terminate an 'if', 'reduce' or 'scan' region");
     if (p->opcode() == Opcode::if_) {
-      if (got != result_types(*p))
-        fail("yields " + list(got) + " but the enclosing if has results " + list(result_types(*p)));
+      if (got != p->result_types())
+        fail("yields " + list(got) + " but the enclosing if has results " + list(p->result_types()));
       return;
     }
     const auto& operands = p->operand_groups().empty() ? std::vector<Value*>{} : p->operand_groups()[0];
@@ -1599,7 +1584,7 @@ class Verifier {
       fail("continue must be inside a 'for' or 'loop' (possibly through nested 'if's)");
     const std::vector<Type> got = types_of(group(op, 0));
     const auto& groups = loop->operand_groups();
-    const std::vector<Type> want = loop->opcode() == Opcode::for_ ? result_types(*loop)
+    const std::vector<Type> want = loop->opcode() == Opcode::for_ ? loop->result_types()
                                    : groups.empty()               ? std::vector<Type>{}
                                                                   : types_of(groups[0]);
     if (got != want)
@@ -1612,8 +1597,8 @@ class Verifier {
     if (!loop || loop->opcode() != Opcode::loop)
       fail("break must be inside a 'loop' (possibly through nested 'if's)");
     const std::vector<Type> got = types_of(group(op, 0));
-    if (got != result_types(*loop))
-      fail("breaks with " + list(got) + " but the enclosing loop has results " + list(result_types(*loop)));
+    if (got != loop->result_types())
+      fail("breaks with " + list(got) + " but the enclosing loop has results " + list(loop->result_types()));
   }
 
   void check_return(const Operation& op) {

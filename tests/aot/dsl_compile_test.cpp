@@ -1,34 +1,29 @@
 // The DSL example kernels, traced, compile with the real tileiras for sm_90.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
 #include "support/dsl_kernels.hpp"
+#include "support/toolchain_fixture.hpp"
 
 namespace {
 
 using namespace cutile;
 
-class DslCompile : public ::testing::TestWithParam<test_support::TracedKernel> {};
+class DslCompile : public cutile::test_support::ToolchainTest,
+                   public ::testing::WithParamInterface<cutile::test_support::TracedKernel> {};
 
 TEST_P(DslCompile, TileirasProducesACubin) {
-  std::string why_not;
-  const std::optional<compile::Toolchain> toolchain = compile::find_toolchain(&why_not);
-  if (!toolchain) {
-    if (std::getenv("CUTILE_ALLOW_NO_TILEIRAS")) GTEST_SKIP() << "tileiras not installed: " << why_not;
-    FAIL() << "the aot tier needs tileiras (scripts/install_toolchain.sh): " << why_not;
-  }
   std::unique_ptr<ir::Module> module = GetParam().trace();
   const compile::CompileResult result =
-      compile::compile_to_cubin(*toolchain, bytecode::write_bytecode(*module), {}, GetParam().name);
+      compile::compile_to_cubin(toolchain, bytecode::write_bytecode(*module), {}, GetParam().name);
   ASSERT_GE(result.cubin.size(), 4u);
   EXPECT_EQ(std::string(result.cubin.begin() + 1, result.cubin.begin() + 4), "ELF");
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, DslCompile, ::testing::ValuesIn(test_support::dsl_kernels()),
+INSTANTIATE_TEST_SUITE_P(Examples, DslCompile, ::testing::ValuesIn(cutile::test_support::dsl_kernels()),
                          [](const auto& p) { return p.param.name; });
 
 }  // namespace

@@ -1,13 +1,13 @@
 // The builder-made example kernels compile with the real tileiras for Hopper and Blackwell.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 
 #include "builder/builder_kernels.hpp"
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
 #include "cutile/ir/verifier.hpp"
+#include "support/toolchain_fixture.hpp"
 
 namespace {
 
@@ -33,22 +33,17 @@ std::vector<Case> cases() {
 // Test names and failure messages show the case by name, not as bytes.
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
-class ExamplesCompile : public ::testing::TestWithParam<std::tuple<Case, std::string>> {};
+class ExamplesCompile : public test_support::ToolchainTest,
+                        public ::testing::WithParamInterface<std::tuple<Case, std::string>> {};
 
 TEST_P(ExamplesCompile, TileirasProducesACubin) {
-  std::string why_not;
-  const std::optional<compile::Toolchain> toolchain = compile::find_toolchain(&why_not);
-  if (!toolchain) {
-    if (std::getenv("CUTILE_ALLOW_NO_TILEIRAS")) GTEST_SKIP() << "tileiras not installed: " << why_not;
-    FAIL() << "the aot tier needs tileiras (scripts/install_toolchain.sh): " << why_not;
-  }
   const auto& [c, gpu] = GetParam();
   std::unique_ptr<ir::Module> module = c.build();
   ir::verify_module(*module);
   compile::CompileOptions options;
   options.gpu_name = gpu;
   const compile::CompileResult result =
-      compile::compile_to_cubin(*toolchain, bytecode::write_bytecode(*module), options, c.name);
+      compile::compile_to_cubin(toolchain, bytecode::write_bytecode(*module), options, c.name);
   ASSERT_GE(result.cubin.size(), 4u);
   EXPECT_EQ(result.cubin[0], 0x7F);
   EXPECT_EQ(result.cubin[1], 'E');

@@ -9,6 +9,7 @@
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"
+#include "support/error_of.hpp"
 
 namespace cutile::compile {
 namespace {
@@ -16,17 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 using test_support::ScopedEnv;
 using test_support::TempDir;
-
-template <typename Error, typename Body>
-std::string message_of(Body body) {
-  try {
-    body();
-  } catch (const Error& error) {
-    return error.message();
-  }
-  ADD_FAILURE() << "no exception of the expected class";
-  return "";
-}
 
 void expect_contains(const std::string& text, const std::string& part) {
   EXPECT_NE(text.find(part), std::string::npos) << "missing \"" << part << "\" in: " << text;
@@ -39,7 +29,7 @@ TEST(CubinCacheError, NoTileirasAndNoEntryNamesEverything) {
   const auto bytecode = test_support::read_binary(test_support::reference_bytecode_path());
   const CompileOptions options;
   const std::string message =
-      message_of<RuntimeError>([&] { cache.get(bytecode, options, "vector_add<f32, 1024>"); });
+      test_support::error_of<RuntimeError>([&] { cache.get(bytecode, options, "vector_add<f32, 1024>"); });
   expect_contains(message, "cannot compile kernel 'vector_add<f32, 1024>' for sm_90");
   expect_contains(message, "cache key " + cubin_cache_key(bytecode, options).hex());
   expect_contains(message, "tileiras) is missing (CUTILE_TILEIRAS=/nonexistent: no such file)");
@@ -56,7 +46,7 @@ TEST(CubinCacheError, NoTileirasAndNoEntryNamesEverything) {
 TEST(CubinCacheError, NoTileirasWithTheDiskCacheOff) {
   ScopedEnv hide("CUTILE_TILEIRAS", "/nonexistent");
   CubinCache cache(CacheConfig{"", false, 0});
-  const std::string message = message_of<RuntimeError>([&] {
+  const std::string message = test_support::error_of<RuntimeError>([&] {
     cache.get(std::vector<uint8_t>{1, 2, 3}, CompileOptions{}, "k");
   });
   expect_contains(message, "the disk cache is disabled");
@@ -65,12 +55,12 @@ TEST(CubinCacheError, NoTileirasWithTheDiskCacheOff) {
 TEST(CubinCacheError, BadCacheSettings) {
   {
     ScopedEnv cache("CUTILE_CACHE", "maybe");
-    expect_contains(message_of<UserError>([] { CacheConfig::from_env(); }),
+    expect_contains(test_support::error_of<UserError>([] { CacheConfig::from_env(); }),
                     "CUTILE_CACHE='maybe' is not one of on, off, 1, 0");
   }
   for (const char* text : {"lots", "12X", "-5", "99999999999999999999", "20000000T"}) {
     ScopedEnv max("CUTILE_CACHE_MAX_BYTES", text);
-    expect_contains(message_of<UserError>([] { CacheConfig::from_env(); }),
+    expect_contains(test_support::error_of<UserError>([] { CacheConfig::from_env(); }),
                     std::string("CUTILE_CACHE_MAX_BYTES='") + text + "' is not a byte count");
   }
 }
@@ -78,7 +68,7 @@ TEST(CubinCacheError, BadCacheSettings) {
 TEST(DumpConfigError, UnknownWordListsTheValidOnes) {
   ScopedEnv dump("CUTILE_DUMP", "ir,asm");
   EXPECT_EQ(
-      message_of<UserError>([] { DumpConfig::from_env(); }),
+      test_support::error_of<UserError>([] { DumpConfig::from_env(); }),
       "CUTILE_DUMP='ir,asm': unknown word 'asm'; valid words are ir, bytecode and all, separated by commas");
 }
 
@@ -88,7 +78,7 @@ TEST(DumpConfigError, UnwritableDumpDirectoryIsARuntimeError) {
   DumpConfig config;
   config.ir = true;
   config.dir = temp.path() / "file" / "dumps";
-  expect_contains(message_of<RuntimeError>([&] { write_dump(config, "k", "ir", {}); }),
+  expect_contains(test_support::error_of<RuntimeError>([&] { write_dump(config, "k", "ir", {}); }),
                   "cannot create dump directory " + config.dir.string());
 }
 

@@ -6,6 +6,7 @@
 #include "cutile/runtime/device_buffer.hpp"
 #include "cutile/runtime/driver_api.hpp"
 #include "cutile/runtime/module.hpp"
+#include "support/error_of.hpp"
 
 namespace cutile::runtime {
 namespace {
@@ -18,17 +19,6 @@ class DriverMissing : public ::testing::Test {
   std::string why;
 };
 
-template <class Action>
-std::string runtime_error_of(Action action) {
-  try {
-    action();
-  } catch (const RuntimeError& error) {
-    return error.message();
-  }
-  ADD_FAILURE() << "no RuntimeError";
-  return "";
-}
-
 TEST_F(DriverMissing, SaysWhy) {
   EXPECT_FALSE(why.empty());
   if (why.starts_with("cannot load")) {
@@ -37,12 +27,12 @@ TEST_F(DriverMissing, SaysWhy) {
 }
 
 TEST_F(DriverMissing, EveryEntryPointThrowsTheReason) {
-  EXPECT_EQ(runtime_error_of([] { Device device(0); }), why);
-  EXPECT_EQ(runtime_error_of([] { device_count(); }), why);
-  EXPECT_EQ(runtime_error_of([] { driver_version(); }), why);
-  EXPECT_EQ(runtime_error_of([] { DeviceBuffer buffer(64); }), why);
+  EXPECT_EQ(test_support::error_of<RuntimeError>([] { Device device(0); }), why);
+  EXPECT_EQ(test_support::error_of<RuntimeError>([] { device_count(); }), why);
+  EXPECT_EQ(test_support::error_of<RuntimeError>([] { driver_version(); }), why);
+  EXPECT_EQ(test_support::error_of<RuntimeError>([] { DeviceBuffer buffer(64); }), why);
   const std::vector<uint8_t> cubin{0x7f, 'E', 'L', 'F'};
-  EXPECT_EQ(runtime_error_of([&] { LoadedModule module(cubin); }), why);
+  EXPECT_EQ(test_support::error_of<RuntimeError>([&] { LoadedModule module(cubin); }), why);
 }
 
 }  // namespace

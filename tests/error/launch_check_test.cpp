@@ -6,25 +6,16 @@
 #include "cutile/launch.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "support/error_of.hpp"
 
 namespace {
 
 namespace ct = cutile;
 
-template <class F>
-std::string user_error_of(F&& f) {
-  try {
-    f();
-  } catch (const ct::UserError& e) {
-    return e.what();
-  }
-  return "(no UserError)";
-}
-
 TEST(LaunchChecks, WrongElementTypeOfAnUntypedTensor) {
   auto y = ct::Tensor<float>::meta({64, 4096});
   const ct::AnyTensor x = ct::Tensor<ct::bf16>::meta({64, 4096});
-  const std::string message = user_error_of(
+  const std::string message = cutile::test_support::error_of(
       [&] { ct::compile_only("sm_90", {}, examples::row_softmax<float, 4096>, y.partition({1, 4096}), x); });
   EXPECT_NE(message.find("argument 1 (In<f32>): expected a tensor of f32, got bf16[64, 4096]"), std::string::npos)
       << message;
@@ -32,7 +23,7 @@ TEST(LaunchChecks, WrongElementTypeOfAnUntypedTensor) {
 
 TEST(LaunchChecks, WrongRank) {
   auto y = ct::Tensor<float>::meta({64, 4096});
-  const std::string message = user_error_of([&] {
+  const std::string message = cutile::test_support::error_of([&] {
     ct::compile_only("sm_90", {}, examples::row_softmax<float, 4096>, y.partition({1, 4096}),
                      ct::Tensor<float>::meta({4096}));
   });
@@ -42,7 +33,7 @@ TEST(LaunchChecks, WrongRank) {
 
 TEST(LaunchChecks, OutputPartitionTileDiffersFromTheKernelsTile) {
   auto y = ct::Tensor<float>::meta({64, 4096});
-  const std::string message = user_error_of([&] {
+  const std::string message = cutile::test_support::error_of([&] {
     ct::compile_only("sm_90", {}, examples::row_softmax<float, 4096>, y.partition({1, 2048}),
                      ct::Tensor<float>::meta({64, 4096}));
   });
@@ -56,7 +47,7 @@ TEST(LaunchChecks, ReadingATensorWhileAPartitionOfItIsLive) {
   auto x = ct::Tensor<float>::meta({1 << 12});
   auto c = ct::Tensor<float>::meta({1 << 12});
   auto live = x.partition({1024});  // x is now exclusively held by `live`
-  const std::string message = user_error_of(
+  const std::string message = cutile::test_support::error_of(
       [&] { ct::compile_only("sm_90", {}, examples::vector_add<float, 1024>, c.partition({1024}), x, x); });
   EXPECT_NE(message.find("argument 1 (In<f32>)"), std::string::npos) << message;
   EXPECT_NE(message.find("a partition of it (tile [1024]) is live"), std::string::npos) << message;
@@ -65,13 +56,13 @@ TEST(LaunchChecks, ReadingATensorWhileAPartitionOfItIsLive) {
 TEST(LaunchChecks, TheSameTensorAsTwoOutputsIsRefusedByThePartition) {
   auto y = ct::Tensor<float>::meta({1 << 12});
   auto first = y.partition({1024});
-  const std::string message = user_error_of([&] { auto second = y.partition({1024}); });
+  const std::string message = cutile::test_support::error_of([&] { auto second = y.partition({1024}); });
   EXPECT_NE(message.find("is live"), std::string::npos) << message;
 }
 
 TEST(LaunchChecks, MetaTensorsCannotBeLaunched) {
   auto c = ct::Tensor<float>::meta({4096});
-  const std::string message = user_error_of([&] {
+  const std::string message = cutile::test_support::error_of([&] {
     ct::launch(examples::vector_add<float, 1024>, c.partition({1024}), ct::Tensor<float>::meta({4096}),
                ct::Tensor<float>::meta({4096}));
   });
@@ -82,7 +73,7 @@ TEST(LaunchChecks, InvalidKernelHints) {
   auto c = ct::Tensor<float>::meta({4096});
   ct::LaunchOptions options;
   options.hints.occupancy = 40;
-  const std::string message = user_error_of([&] {
+  const std::string message = cutile::test_support::error_of([&] {
     ct::compile_only("sm_90", options, examples::vector_add<float, 1024>, c.partition({1024}),
                      ct::Tensor<float>::meta({4096}), ct::Tensor<float>::meta({4096}));
   });
@@ -93,7 +84,7 @@ TEST(LaunchChecks, AGridThatDisagreesWithTheOutputPartition) {
   auto c = ct::Tensor<float>::meta({4096});
   ct::LaunchOptions options;
   options.grid = std::array<int64_t, 3>{2, 1, 1};
-  const std::string message = user_error_of([&] {
+  const std::string message = cutile::test_support::error_of([&] {
     ct::compile_only("sm_90", options, examples::vector_add<float, 1024>, c.partition({1024}),
                      ct::Tensor<float>::meta({4096}), ct::Tensor<float>::meta({4096}));
   });

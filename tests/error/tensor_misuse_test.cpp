@@ -7,30 +7,20 @@
 #include "cutile/error.hpp"
 #include "cutile/partition.hpp"
 #include "cutile/tensor.hpp"
+#include "support/error_of.hpp"
 
 namespace cutile {
 namespace {
 
-template <class Action>
-std::string user_error_of(Action action) {
-  try {
-    action();
-  } catch (const UserError& error) {
-    return error.message();
-  }
-  ADD_FAILURE() << "no UserError";
-  return "";
-}
-
 TEST(TensorMisuse, RankAboveFive) {
-  EXPECT_EQ(user_error_of([] {
+  EXPECT_EQ(test_support::error_of<UserError>([] {
               Tensor<f32>::meta({1, 2, 1, 2, 1, 2});
             }),
             "a meta tensor has rank 6 (shape [1, 2, 1, 2, 1, 2]); tensors have rank 0 to 5");
 }
 
 TEST(TensorMisuse, NegativeStride) {
-  EXPECT_EQ(user_error_of([] {
+  EXPECT_EQ(test_support::error_of<UserError>([] {
               Tensor<f32>::meta({4, 4}, {4, -1});
             }),
             "a meta tensor has a negative stride -1 on axis 1 (strides [4, -1]); tensors need non-negative "
@@ -38,14 +28,14 @@ TEST(TensorMisuse, NegativeStride) {
 }
 
 TEST(TensorMisuse, NegativeExtent) {
-  EXPECT_EQ(user_error_of([] {
+  EXPECT_EQ(test_support::error_of<UserError>([] {
               Tensor<f32>::meta({4, -3});
             }),
             "a meta tensor has a negative extent -3 on axis 1 (shape [4, -3])");
 }
 
 TEST(TensorMisuse, StridesOfAnotherRank) {
-  EXPECT_EQ(user_error_of([] {
+  EXPECT_EQ(test_support::error_of<UserError>([] {
               Tensor<f32>::meta({4, 4}, {1});
             }),
             "a meta tensor has shape [4, 4] of rank 2 but strides [1] of rank 1");
@@ -53,7 +43,7 @@ TEST(TensorMisuse, StridesOfAnotherRank) {
 
 TEST(TensorMisuse, ViewOutsideTheStorage) {
   auto t = Tensor<f32>::meta({4, 4});
-  EXPECT_EQ(user_error_of([&] { t.as_strided({4}, {1}, 13); }),
+  EXPECT_EQ(test_support::error_of<UserError>([&] { t.as_strided({4}, {1}, 13); }),
             "a view with shape [4], strides [1] and offset 13 reaches outside the 64 bytes of the storage of "
             "tensor f32[4, 4] on no device (meta)");
   EXPECT_THROW(t.as_strided({2}, {1}, -1), UserError);
@@ -62,21 +52,21 @@ TEST(TensorMisuse, ViewOutsideTheStorage) {
 
 TEST(TensorMisuse, WrongElementType) {
   AnyTensor any = AnyTensor::meta(ir::ElementType::f16, 2, {3}, {1});
-  EXPECT_EQ(user_error_of([&] { Tensor<bf16>{any}; }),
+  EXPECT_EQ(test_support::error_of<UserError>([&] { Tensor<bf16>{any}; }),
             "tensor f16[3] on no device (meta) is not a tensor of bf16");
 }
 
 TEST(TensorMisuse, MetaTensorsHaveNoDeviceOrMemory) {
   auto t = Tensor<f32>::meta({2, 2});
-  EXPECT_EQ(user_error_of([&] { t.device(); }), "meta tensor f32[2, 2] on no device (meta) has no device");
-  EXPECT_EQ(user_error_of([&] { t.to_host(); }),
+  EXPECT_EQ(test_support::error_of<UserError>([&] { t.device(); }), "meta tensor f32[2, 2] on no device (meta) has no device");
+  EXPECT_EQ(test_support::error_of<UserError>([&] { t.to_host(); }),
             "cannot read meta tensor f32[2, 2] on no device (meta): it has no memory");
 }
 
 TEST(TensorMisuse, PartitionWithNonPowerOfTwoTile) {
   auto t = Tensor<bf16>::meta({4096, 4096});
   EXPECT_EQ(
-      user_error_of([&] {
+      test_support::error_of<UserError>([&] {
         t.partition({1, 3000});
       }),
       "cannot partition tensor bf16[4096, 4096] on no device (meta) into tiles [1, 3000]: tile dim 1 is "
@@ -87,7 +77,7 @@ TEST(TensorMisuse, PartitionWithNonPowerOfTwoTile) {
 TEST(TensorMisuse, PartitionWithTileOfAnotherRank) {
   auto t = Tensor<f32>::meta({64, 64});
   EXPECT_EQ(
-      user_error_of([&] { t.partition({64}); }),
+      test_support::error_of<UserError>([&] { t.partition({64}); }),
       "cannot partition tensor f32[64, 64] on no device (meta) into tiles [64]: the tile has rank 1 but the "
       "tensor has rank 2");
 }
@@ -95,7 +85,7 @@ TEST(TensorMisuse, PartitionWithTileOfAnotherRank) {
 TEST(TensorMisuse, PartitionWithZeroTileDim) {
   auto t = Tensor<f32>::meta({64, 64});
   EXPECT_EQ(
-      user_error_of([&] {
+      test_support::error_of<UserError>([&] {
         t.partition({0, 64});
       }),
       "cannot partition tensor f32[64, 64] on no device (meta) into tiles [0, 64]: tile dim 0 is 0; every "
@@ -104,7 +94,7 @@ TEST(TensorMisuse, PartitionWithZeroTileDim) {
 
 TEST(TensorMisuse, PartitionOfRankFourTensor) {
   auto t = Tensor<f32>::meta({2, 2, 2, 2});
-  EXPECT_EQ(user_error_of([&] {
+  EXPECT_EQ(test_support::error_of<UserError>([&] {
               t.partition({1, 1, 1, 1});
             }),
             "cannot partition tensor f32[2, 2, 2, 2] on no device (meta): partitions need rank 1 to 3 (one "
@@ -115,7 +105,7 @@ TEST(TensorMisuse, SecondPartitionWhileOneIsLive) {
   auto t = Tensor<f32>::meta({64});
   auto p = t.partition({16});
   EXPECT_EQ(
-      user_error_of([&] { t.partition({32}); }),
+      test_support::error_of<UserError>([&] { t.partition({32}); }),
       "cannot partition tensor f32[64] on no device (meta): a partition of it (tile [16]) is live and holds "
       "it exclusively; call unpartition() on the partition or let it go out of scope first");
 }
@@ -124,7 +114,7 @@ TEST(TensorMisuse, ReadWhilePartitioned) {
   auto t = Tensor<f32>::meta({64});
   auto p = t.partition({16});
   EXPECT_EQ(
-      user_error_of([&] { t.to_host(); }),
+      test_support::error_of<UserError>([&] { t.to_host(); }),
       "cannot read tensor f32[64] on no device (meta) with to_host(): a partition of it (tile [16]) is live "
       "and holds it exclusively; call unpartition() on the partition or let it go out of scope first");
 }
@@ -133,7 +123,7 @@ TEST(TensorMisuse, MovedFromPartition) {
   auto t = Tensor<f32>::meta({64});
   auto p = t.partition({16});
   auto q = std::move(p);
-  EXPECT_EQ(user_error_of([&] { p.arg_view(); }),
+  EXPECT_EQ(test_support::error_of<UserError>([&] { p.arg_view(); }),
             "cannot use a partition after it was moved from or unpartitioned");
 }
 

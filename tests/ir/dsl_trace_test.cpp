@@ -13,7 +13,7 @@
 
 namespace {
 
-using test_support::TracedKernel;
+using cutile::test_support::TracedKernel;
 
 std::filesystem::path golden_path(const std::string& name) {
   return std::filesystem::path(CUTILE_SOURCE_DIR) / "tests/golden/dsl" / (name + ".mlir");
@@ -34,16 +34,16 @@ TEST_P(DslTrace, MatchesGoldenIr) {
   EXPECT_EQ(text, expected.str());
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, DslTrace, ::testing::ValuesIn(test_support::dsl_kernels()),
+INSTANTIATE_TEST_SUITE_P(Examples, DslTrace, ::testing::ValuesIn(cutile::test_support::dsl_kernels()),
                          [](const auto& p) { return p.param.name; });
 
 TEST(DslTrace, EntryIsNamedAfterTheKernelFunction) {
-  auto module = test_support::dsl_kernels().front().trace();
+  auto module = cutile::test_support::dsl_kernels().front().trace();
   EXPECT_EQ(module->functions().front()->name(), "vector_add");
 }
 
 TEST(DslTrace, SourceLocationsPointAtTheKernelBody) {
-  auto module = test_support::dsl_kernels()[1].trace();  // row_softmax_f32
+  auto module = cutile::test_support::dsl_kernels()[1].trace();  // row_softmax_f32
   bool found = false;
   for (const auto& op : module->functions().front()->entry_block().operations())
     if (op->opcode() == cutile::ir::Opcode::exp) {

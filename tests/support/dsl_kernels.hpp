@@ -11,7 +11,7 @@
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
 
-namespace test_support {
+namespace cutile::test_support {
 
 struct TracedKernel {
   std::string name;
@@ -58,4 +58,4 @@ inline std::vector<TracedKernel> dsl_kernels() {
   return out;
 }
 
-}  // namespace test_support
+}  // namespace cutile::test_support

@@ -8,22 +8,12 @@
 #include "cutile/error.hpp"
 #include "cutile/partition.hpp"
 #include "cutile/tensor.hpp"
+#include "support/error_of.hpp"
 
 namespace cutile {
 namespace {
 
 using Extents = std::vector<int64_t>;
-
-template <class Action>
-std::string user_error_of(Action action) {
-  try {
-    action();
-  } catch (const UserError& error) {
-    return error.message();
-  }
-  ADD_FAILURE() << "no UserError";
-  return "";
-}
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -37,7 +27,7 @@ TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
   EXPECT_NE(id, 0u);
   EXPECT_TRUE(state.exclusively_borrowed());
   EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("write tensor t"); }, id));
-  std::string message = user_error_of([&] { state.check_not_borrowed([] { return std::string("read tensor t"); }); });
+  std::string message = test_support::error_of<UserError>([&] { state.check_not_borrowed([] { return std::string("read tensor t"); }); });
   EXPECT_TRUE(contains(message, "cannot read tensor t: a partition of it (tile [16, 32]) is live"))
       << message;
   EXPECT_TRUE(contains(message, "unpartition()")) << message;
@@ -81,23 +71,23 @@ TEST(Partition, GridIsCeilOfExtentOverTile) {
 }
 
 TEST(Partition, RejectsBadTiles) {
-  std::string message = user_error_of([] {
+  std::string message = test_support::error_of<UserError>([] {
     partition_grid(Extents{64, 64}, Extents{12, 16}, "f32[64, 64]");
   });
   EXPECT_EQ(message,
             "cannot partition tensor f32[64, 64] into tiles [12, 16]: tile dim 0 is 12, which is not a power "
             "of two "
             "(Tile IR tile dims are)");
-  message = user_error_of([] { partition_grid(Extents{64, 64}, Extents{16}, "f32[64, 64]"); });
+  message = test_support::error_of<UserError>([] { partition_grid(Extents{64, 64}, Extents{16}, "f32[64, 64]"); });
   EXPECT_EQ(
       message,
       "cannot partition tensor f32[64, 64] into tiles [16]: the tile has rank 1 but the tensor has rank 2");
-  message = user_error_of([] { partition_grid(Extents{64, 64}, Extents{16, 0}, "f32[64, 64]"); });
+  message = test_support::error_of<UserError>([] { partition_grid(Extents{64, 64}, Extents{16, 0}, "f32[64, 64]"); });
   EXPECT_EQ(
       message,
       "cannot partition tensor f32[64, 64] into tiles [16, 0]: tile dim 1 is 0; every tile dim must be at "
       "least 1");
-  message = user_error_of([] { partition_grid(Extents{2, 2, 2, 2}, Extents{1, 1, 1, 1}, "t"); });
+  message = test_support::error_of<UserError>([] { partition_grid(Extents{2, 2, 2, 2}, Extents{1, 1, 1, 1}, "t"); });
   EXPECT_TRUE(contains(message, "partitions need rank 1 to 3")) << message;
   EXPECT_THROW(partition_grid(Extents{}, Extents{}, "t"), UserError);
   EXPECT_THROW(partition_grid(Extents{8}, Extents{-4}, "t"), UserError);
@@ -113,21 +103,21 @@ TEST(Partition, LiveBorrowRejectsReadsThenUnpartitionAllowsThem) {
     EXPECT_EQ(p.tile_shape(), (Extents{16, 32}));
     EXPECT_EQ(p.tensor().shape(), (Extents{64, 128}));
 
-    std::string message = user_error_of([&] { alias.to_host(); });
+    std::string message = test_support::error_of<UserError>([&] { alias.to_host(); });
     EXPECT_EQ(
         message,
         "cannot read tensor f32[64, 128] on no device (meta) with to_host(): a partition of it (tile [16, "
         "32]) "
         "is live and holds it exclusively; call unpartition() on the partition or let it go out of scope "
         "first");
-    message = user_error_of([&] { y.partition({8, 8}); });
+    message = test_support::error_of<UserError>([&] { y.partition({8, 8}); });
     EXPECT_TRUE(
         contains(message, "cannot partition tensor f32[64, 128] on no device (meta): a partition of it"))
         << message;
     // Reading through the partition's own tensor() is a read like any other.
     EXPECT_THROW(p.tensor().to_host(), UserError);
     // As a launch argument, the tensor is refused and the partition itself accepted.
-    message = user_error_of([&] { y.arg_view().state->check_not_borrowed([] { return std::string("use argument 'x'"); }); });
+    message = test_support::error_of<UserError>([&] { y.arg_view().state->check_not_borrowed([] { return std::string("use argument 'x'"); }); });
     EXPECT_TRUE(contains(message, "cannot use argument 'x': a partition of it (tile [16, 32]) is live"))
         << message;
     TensorArgView out = p.arg_view();
@@ -142,7 +132,7 @@ TEST(Partition, LiveBorrowRejectsReadsThenUnpartitionAllowsThem) {
     EXPECT_NO_THROW(back.partition({16, 16}));  // and that one ends at once
   }
   // Reads are past the borrow check now; a meta tensor then fails for having no memory.
-  std::string message = user_error_of([&] { alias.to_host(); });
+  std::string message = test_support::error_of<UserError>([&] { alias.to_host(); });
   EXPECT_TRUE(contains(message, "cannot read meta tensor f32[64, 128]")) << message;
   EXPECT_TRUE(contains(message, "it has no memory")) << message;
 }

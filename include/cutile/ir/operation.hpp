@@ -60,6 +60,7 @@ class Operation {
   size_t num_results() const { return results_.size(); }
   Value* result(size_t i) const { return results_.at(i).get(); }
   const std::vector<std::unique_ptr<Value>>& results() const { return results_; }
+  std::vector<Type> result_types() const;
 
   // Operands, grouped as the op table's operand groups (a single operand is a group of one,
   // an absent optional operand an empty group).
@@ -108,6 +109,7 @@ class Block {
   size_t num_arguments() const { return arguments_.size(); }
   Value* argument(size_t i) const { return arguments_.at(i).get(); }
   const std::vector<std::unique_ptr<Value>>& arguments() const { return arguments_; }
+  std::vector<Type> argument_types() const;
 
   /// Appends an op and takes ownership.
   Operation& append(std::unique_ptr<Operation> op);
@@ -138,5 +140,8 @@ class Region {
   Operation* parent_;
   std::vector<std::unique_ptr<Block>> blocks_;
 };
+
+/// The types of `values`, in order.
+std::vector<Type> types_of(const std::vector<Value*>& values);
 
 }  // namespace cutile::ir
