@@ -4,7 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <map>
+#include <unordered_map>
 #include <mutex>
 #include <sstream>
 
@@ -201,8 +201,15 @@ struct TableKey {
   int device;
   int opt_level;
   std::vector<int64_t> signature;  // per argument: kind, element, facts, hints
-  bool operator<(const TableKey& o) const {
-    return std::tie(kernel, device, opt_level, signature) < std::tie(o.kernel, o.device, o.opt_level, o.signature);
+  bool operator==(const TableKey&) const = default;
+};
+
+struct TableKeyHash {
+  size_t operator()(const TableKey& k) const {
+    size_t h = std::hash<const void*>{}(reinterpret_cast<const void*>(k.kernel)) ^ (size_t(k.device) << 48) ^
+               (size_t(k.opt_level) << 56);
+    for (int64_t v : k.signature) h = (h ^ std::hash<int64_t>{}(v)) * 0x100000001b3ULL;
+    return h;
   }
 };
 
@@ -222,8 +229,8 @@ TableKey table_key(const KernelRef& kernel, std::span<const LaunchArg> args, con
 }
 
 std::mutex table_mutex;
-std::map<TableKey, std::shared_ptr<LoadedKernel>>& kernel_table() {
-  static std::map<TableKey, std::shared_ptr<LoadedKernel>> table;
+std::unordered_map<TableKey, std::shared_ptr<LoadedKernel>, TableKeyHash>& kernel_table() {
+  static std::unordered_map<TableKey, std::shared_ptr<LoadedKernel>, TableKeyHash> table;
   return table;
 }
 
