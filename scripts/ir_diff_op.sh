@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Diffs our kernel for a TileGym op against cuTile Python's, at the op's benchmark configuration:
+#   1. exports TileGym's kernels with cuTile Python (scripts/export_reference.sh; no GPU, no torch),
+#   2. dumps our DSL kernel's bytecode at the same configuration (CUTILE_DUMP, through cutile-dsl-dump,
+#      tools/reference/dsl_dump.cpp),
+#   3. runs `cutile-ir diff REF GEN` once per reference kernel variant,
+#   4. writes docs/ir-diff/<op>.md (tables and verdicts) and docs/ir-diff/<op>.json (the diffs' JSON).
+# Needs a configured and built tree (cmake --preset default && cmake --build build) and tileiras
+# (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
+# kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
+#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax)
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${CUTILE_BUILD_DIR:-$repo/build}
+op=${1:?usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]}
+shift
+cutile_ir=$build/tools/cutile-ir/cutile-ir
+[[ -x $cutile_ir ]] || { echo "error: $cutile_ir is not built (cmake --build build)" >&2; exit 1; }
+
+work=$build/reference/$op
+rm -rf "$work"
+mkdir -p "$work/ref" "$work/gen" "$work/diff"
+
+# 1. The reference, at the benchmark configuration unless --config overrides it.
+"$repo/scripts/export_reference.sh" "$op" "$@" --out "$work/ref" > /dev/null
+config() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"][sys.argv[2]])' "$work/ref/$op.json" "$1"; }
+
+# 2. Ours at the same configuration; `primary` is the reference variant our kernel ports.
+case $op in
+  softmax)
+    cmake --build "$build" --target cutile-dsl-dump > /dev/null
+    dump=$build/tools/cutile-dsl-dump
+    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" softmax "$(config dtype)" "$(config M)" "$(config N)"
+    gen=$work/gen/row_softmax.tileirbc
+    gen_kernel=row_softmax
+    # Ours loads a (1, TILE_N) row through a tensor view with -inf padding: TileGym's TMA variant.
+    primary=tma
+    ;;
+  *)
+    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax" >&2
+    exit 1
+    ;;
+esac
+
+# 3. One diff per reference variant.
+primary_status=
+for variant in $(python3 -c 'import json,sys; print(" ".join(k["variant"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/ref/$op.json"); do
+  ref_kernel=$(python3 -c 'import json,sys; print(next(k["symbol"] for k in json.load(open(sys.argv[1]))["kernels"] if k["variant"] == sys.argv[2]))' "$work/ref/$op.json" "$variant")
+  status=0
+  "$cutile_ir" diff "$work/ref/$op.$variant.tileirbc" "$gen" --ref-kernel "$ref_kernel" --gen-kernel "$gen_kernel" \
+    --json "$work/diff/$variant.json" > "$work/diff/$variant.txt" 2>&1 || status=$?
+  if (( status == 3 )); then
+    cat "$work/diff/$variant.txt" >&2
+    echo "error: cutile-ir diff could not compare $variant" >&2
+    exit 1
+  fi
+  echo "$status" > "$work/diff/$variant.status"
+  [[ $variant == "$primary" ]] && primary_status=$status
+done
+
+# 4. The report.
+mkdir -p "$repo/docs/ir-diff"
+python3 - "$op" "$work" "$primary" "$gen_kernel" "$repo/docs/ir-diff" <<'PY'
+import json, os, sys
+op, work, primary, gen_kernel, out = sys.argv[1:]
+manifest = json.load(open(os.path.join(work, "ref", f"{op}.json")))
+verdicts = {0: "PASS", 2: "PASS_WITH_NOTES", 1: "FAIL"}
+config = " ".join(f"{k}={v}" for k, v in manifest["config"].items())
+kernels = sorted(manifest["kernels"], key=lambda k: k["variant"] != primary)
+md = [f"# IR diff: {op}",
+      "",
+      f"Ours (`{gen_kernel}`, the DSL example at this configuration) against TileGym {manifest['tilegym']}'s "
+      f"cuTile Python kernels (cuda-tile {manifest['cuda_tile']}, bytecode {manifest['bytecode_version']}), "
+      f"at `{config}`.",
+      f"Regenerate with `scripts/ir_diff_op.sh {op}`; the JSON next to this file holds every row.",
+      f"The primary comparison is `{primary}`, the variant our kernel ports; the others show how far the "
+      "remaining TileGym variants are from ours.", ""]
+notes = os.path.join(out, f"{op}.notes.md")  # hand-written explanations, kept across regenerations
+if os.path.exists(notes):
+    md += [open(notes).read().rstrip(), ""]
+report = {"op": op, "config": manifest["config"], "reference": manifest, "primary": primary,
+          "generated_kernel": gen_kernel, "diffs": {}}
+for k in kernels:
+    variant = k["variant"]
+    status = int(open(os.path.join(work, "diff", f"{variant}.status")).read())
+    text = open(os.path.join(work, "diff", f"{variant}.txt")).read().rstrip()
+    path = os.path.join(work, "diff", f"{variant}.json")
+    report["diffs"][variant] = json.load(open(path)) if os.path.exists(path) else None
+    md += [f"## {variant}{' (primary)' if variant == primary else ''}: `{k['symbol']}` — "
+           f"{verdicts.get(status, f'exit {status}')}", "", k["mirrors"] + ".",
+           "", "```", text, "```", ""]
+open(os.path.join(out, f"{op}.md"), "w").write("\n".join(md))
+with open(os.path.join(out, f"{op}.json"), "w") as f:
+    json.dump(report, f, indent=1)
+    f.write("\n")
+print(f"wrote {os.path.join(out, op + '.md')} and {op}.json")
+PY
+exit "${primary_status:-1}"

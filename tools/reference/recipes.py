@@ -1,0 +1,149 @@
+"""Per-op recipes: which TileGym kernels to export and the arguments TileGym's launcher passes them.
+
+Each recipe takes the op's configuration (defaults: the configuration TileGym's benchmarks in
+tests/benchmark/bench_*.py run, at its middle size; overridable with --config key=value) and yields one Launch per kernel
+variant, mirroring the launcher in tilegym/ops/cutile/<module>.py of tilegym 1.5.1: the argument
+tuple (Array/Scalar for runtime arguments, plain values for ct.Constant ones, in the launcher's
+order and Python types) and the hints it attaches with replace_hints().
+
+Autotuned launchers pick a configuration by timing candidates on the GPU. With no GPU the
+exporter takes the first candidate of the H200 branch (compute capability 9.0 takes the
+"else"/Blackwell branch of TileGym's candidate lists), which is also what TileGym runs with
+TILEGYM_DISABLE_AUTOTUNE=1; every such choice can be overridden through --config.
+"""
+import math
+from dataclasses import dataclass, field
+
+from signatures import Array, Scalar, dtype
+
+H200_SMS = 132
+
+
+@dataclass
+class Launch:
+    variant: str          # short name, used in the output file name
+    kernel_name: str      # attribute of the TileGym module
+    args: tuple           # as the launcher passes them (Array / Scalar / constant values)
+    hints: dict = field(default_factory=dict)  # replace_hints() arguments; empty = the decorator's
+    note: str = ""        # the launcher choice this mirrors
+
+
+@dataclass
+class Recipe:
+    module: str           # tilegym.ops.cutile.<module>
+    defaults: dict
+    build: object         # (config) -> list[Launch]
+    doc: str
+
+
+def next_power_of_2(n):
+    return 1 << (n - 1).bit_length() if n > 0 else 1
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+# softmax: tilegym/ops/cutile/softmax.py; bench_softmax runs M 4096, N 1024..16384, f32/bf16.
+def _softmax(c):
+    m, n, e = c["M"], c["N"], dtype(c["dtype"])
+    x, y = Array(e, (m, n)), Array(e, (m, n))
+    tile = next_power_of_2(n)
+    # Gather kernel tunes num_worker_warps over (None, 4, 8); the first keeps the compiler default.
+    gather_hints = {} if c["num_worker_warps"] is None else {"num_worker_warps": c["num_worker_warps"]}
+    return [
+        Launch("gather", "_softmax_kernel", (y, x, m, tile, n), gather_hints,
+               "default path (use_tma=False): persistent gather/scatter, occupancy 4 from the decorator"),
+        Launch("multi_wave", "_softmax_kernel_multi_wave_full_row_reg_cached_ldg", (y, x, n, tile), {},
+               "use_multi_wave=True: one tile block per row, gather/scatter"),
+        Launch("tma", "_softmax_kernel_tma", (y, x, m, n, tile), {"occupancy": c["tma_occupancy"]},
+               "use_tma=True: persistent load/store views with NEG_INF padding; occupancy tuned over (2, 4, 6, 8)"),
+        Launch("chunked", "_softmax_kernel_chunked", (y, x, m, n, min(tile, 8192)), {},
+               "use_chunked=True: three-pass online softmax over chunks of at most 8192, occupancy 4"),
+    ]
+
+
+# rms_norm: tilegym/ops/cutile/rms_norm.py; bench_rmsnorm runs M 4096, N 1024..16384, f16/bf16.
+def _rms_norm(c):
+    m, n, e = c["M"], c["N"], dtype(c["dtype"])
+    eps, offset = float(c["eps"]), float(c["offset"])
+    x, y, w = Array(e, (m, n)), Array(e, (m, n)), Array(e, (n,))
+    rstd = Array(dtype("f32"), (m,))
+    tile_n = next_power_of_2(n)
+    tile_m = 16 if tile_n <= 1024 else 2 if tile_n >= 16384 else 4
+    reload_tile = min(4096 // (e.bitwidth // 8), tile_n)
+    # Backward tiles (_bwd_tiles): one row per block past 4096 columns, else 4 rows when it fits.
+    bwd_tm = 1 if tile_n > 4096 else 4 if tile_n <= 2048 or (m >= 8192 and tile_n <= 4096) else 1
+    tiles = cdiv(m, bwd_tm)
+    grid = min(c["num_sms"], tiles)
+    if tiles <= 64:
+        grid = min(grid, 32)
+    dy, dx, dw_partial = Array(e, (m, n)), Array(e, (m, n)), Array(dtype("f32"), (grid, tile_n))
+    return [
+        Launch("static_persistent", "_rms_norm_kernel_static_persistent",
+               (x, y, w, rstd, tile_m, tile_n, eps, offset), {},
+               "mode static_persistent (the default when M > 2 * SMs): 2-D load/store tiles"),
+        Launch("multi_wave_reload", "_rms_norm_kernel_gather", (x, w, y, rstd, n, eps, offset, reload_tile), {},
+               "mode multi_wave_reload: gather loops with TILE = min(4096 bytes / element, next_pow2(N))"),
+        Launch("multi_wave_cached", "_rms_norm_kernel_multi_wave_cached", (x, w, y, rstd, n, eps, offset, tile_n),
+               {}, "mode multi_wave_cached: one gather tile of next_pow2(N) per row"),
+        Launch("backward", "_rms_bwd_kernel", (dx, dy, x, w, rstd, dw_partial, bwd_tm, tile_n), {},
+               "backward: persistent grid-stride kernel, occupancy 1, dw partials of shape (grid, TILE_N)"),
+    ]
+
+
+# matmul: tilegym/ops/cutile/matmul.py; bench_matrix_multiplication runs M=N=K 2^10..2^14, f16.
+def _matmul(c):
+    m, n, k, e = c["M"], c["N"], c["K"], dtype(c["dtype"])
+    a, b, out = Array(e, (m, k)), Array(e, (k, n)), Array(e, (m, n))
+    p = c
+    return [
+        Launch("matmul", "_matmul_kernel", (a, b, out, p["tile_m"], p["tile_n"], p["tile_k"]),
+               {"num_ctas": p["num_ctas"], "occupancy": p["occupancy"]},
+               "static_persistent=False: first H200 autotune candidate (128, 128, 32, num_ctas 1, occupancy 1)"),
+        Launch("static_persistent", "_static_persistent_matmul_kernel",
+               (a, b, out, Scalar(m), Scalar(n), Scalar(k), p["sp_tile_m"], p["sp_tile_n"], p["sp_tile_k"],
+                False, False, 8, p["sp_load_latency"]),
+               {"num_ctas": p["sp_num_ctas"], "occupancy": p["sp_occupancy"]},
+               "static_persistent=True: first H200 candidate (128, 512, 64, GROUP 8, num_ctas 4, occupancy 1, "
+               "LOAD_LATENCY -1)"),
+    ]
+
+
+# fmha: tilegym/ops/cutile/attention.py; bench_fused_attention runs B 4, H 32, D 128, N 1024..16384, f16.
+def _attention(c):
+    b, h, s, d, e = c["B"], c["H"], c["S"], c["D"], dtype(c["dtype"])
+    s_kv = c["S_kv"] or s
+    h_kv = c["H_kv"] or h
+    q, o = Array(e, (b, h, s, d)), Array(e, (b, h, s, d))
+    k, v = Array(e, (b, h_kv, s_kv, d)), Array(e, (b, h_kv, s_kv, d))
+    sm_scale = 1.0 / math.sqrt(d)
+    even_k = s_kv % 128 == 0  # max TILE_N over the candidates
+    args = (q, k, v, o, Scalar(sm_scale), Scalar(s_kv - s), d, h, c["tile_m"], c["tile_n"], h // h_kv,
+            bool(c["causal"]), even_k)
+    return [
+        Launch("fmha", "_fmha_kernel", args, {"occupancy": c["occupancy"]},
+               "forward (autotuned path): tiles of the first H200 candidate (256, 128); the tuned kernel is "
+               "relaunched with replace_hints(occupancy=2)"),
+    ]
+
+
+RECIPES = {
+    "softmax": Recipe("softmax", {"M": 4096, "N": 4096, "dtype": "bf16", "num_worker_warps": None,
+                                  "tma_occupancy": 2}, _softmax,
+                      "row softmax over (M, N): gather, multi_wave, tma, chunked"),
+    "rms_norm": Recipe("rms_norm", {"M": 4096, "N": 4096, "dtype": "bf16", "eps": 1e-5, "offset": 0.0,
+                                    "num_sms": H200_SMS}, _rms_norm,
+                       "RMSNorm over (M, N) with weight (N,): static_persistent, multi_wave_reload, "
+                       "multi_wave_cached, backward"),
+    "matmul": Recipe("matmul", {"M": 4096, "N": 4096, "K": 4096, "dtype": "f16",
+                                "tile_m": 128, "tile_n": 128, "tile_k": 32, "num_ctas": 1, "occupancy": 1,
+                                "sp_tile_m": 128, "sp_tile_n": 512, "sp_tile_k": 64, "sp_num_ctas": 4,
+                                "sp_occupancy": 1, "sp_load_latency": -1}, _matmul,
+                     "C = A @ B with A (M, K), B (K, N): matmul, static_persistent"),
+    "attention": Recipe("attention", {"B": 4, "H": 32, "S": 4096, "D": 128, "dtype": "f16", "causal": True,
+                                      "S_kv": None, "H_kv": None, "tile_m": 256, "tile_n": 128,
+                                      "occupancy": 2}, _attention,
+                        "fused attention forward, q/k/v (B, H, S, D): fmha"),
+}
+RECIPES["fmha"] = RECIPES["attention"]
