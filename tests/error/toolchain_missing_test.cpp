@@ -10,6 +10,7 @@
 #include "cutile/error.hpp"
 #include "support/scoped_env.hpp"
 #include "support/toolchain_fixture.hpp"
+#include "support/error_of.hpp"
 
 namespace cutile::compile {
 namespace {
@@ -18,13 +19,7 @@ namespace fs = std::filesystem;
 using test_support::ScopedEnv;
 
 std::string require_toolchain_message() {
-  try {
-    require_toolchain();
-  } catch (const RuntimeError& error) {
-    return error.message();
-  }
-  ADD_FAILURE() << "require_toolchain() did not throw a RuntimeError";
-  return "";
+  return test_support::error_of<RuntimeError>([] { require_toolchain(); });
 }
 
 // A directory laid out like a toolchain prefix, for the checks that run before tileiras does.
