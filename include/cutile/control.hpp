@@ -60,6 +60,7 @@ State loop(Lower lower, Upper upper, State init, Body body,
   std::vector<ir::Value*> results = b.for_loop(
       lo.value(), hi.value(), step.value(), detail::carried<State>::values(init),
       [&](ir::Builder&, std::span<ir::Value* const> args) {
+        detail::TraceContext::NestedRegion nested(detail::TraceContext::current(where));
         State next = body(Int(args[0]), detail::carried<State>::rebuild(args.subspan(1)));
         return detail::carried<State>::values(next);
       });

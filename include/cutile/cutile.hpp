@@ -3,7 +3,9 @@
 
 #include "cutile/arith.hpp"
 #include "cutile/cast.hpp"
+#include "cutile/cond.hpp"
 #include "cutile/control.hpp"
+#include "cutile/debug.hpp"
 #include "cutile/element.hpp"
 #include "cutile/factory.hpp"
 #include "cutile/grid.hpp"

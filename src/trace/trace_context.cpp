@@ -28,6 +28,13 @@ ir::Builder& TraceContext::at(const std::source_location& where) {
   return builder_;
 }
 
+void TraceContext::require_top_level(const std::source_location& where, std::string_view what) const {
+  if (nested_regions_ == 0) return;
+  throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) + ": " + std::string(what) +
+                  " inside a cutile::loop, cond or when body is not supported yet: access outputs outside the "
+                  "body and carry values through it instead");
+}
+
 std::array<ir::Value*, 3> TraceContext::block_ids(const std::source_location& where) {
   if (block_ids_) return *block_ids_;
   ir::Builder& b = at(where);

@@ -6,6 +6,7 @@
 #include <deque>
 #include <optional>
 #include <source_location>
+#include <string_view>
 #include <string>
 
 #include "cutile/ir/builder.hpp"
@@ -36,6 +37,22 @@ class TraceContext {
   /// (values there dominate the whole body), else where asked.
   std::array<ir::Value*, 3> block_ids(const std::source_location& where);
 
+  /// Bodies of loops and branches: while one is traced, outputs cannot be accessed (their token chains
+  /// would continue from values of the nested region; threading tokens through regions comes with the
+  /// full tile language).
+  class NestedRegion {
+   public:
+    explicit NestedRegion(TraceContext& ctx) : ctx_(ctx) { ++ctx_.nested_regions_; }
+    ~NestedRegion() { --ctx_.nested_regions_; }
+    NestedRegion(const NestedRegion&) = delete;
+    NestedRegion& operator=(const NestedRegion&) = delete;
+
+   private:
+    TraceContext& ctx_;
+  };
+  /// A cutile::UserError at `where` when called inside a loop or branch body.
+  void require_top_level(const std::source_location& where, std::string_view what) const;
+
   /// A new token chain for one alias set (one tensor parameter); lives as long as the trace.
   struct TokenChain {
     ir::Value* last_store = nullptr;  ///< loads wait for it (read after write)
@@ -51,6 +68,7 @@ class TraceContext {
   std::string kernel_function_;
   std::deque<TokenChain> token_chains_;
   std::optional<std::array<ir::Value*, 3>> block_ids_;
+  int nested_regions_ = 0;
 };
 
 /// Shorthand used by every DSL function: the builder positioned at the caller's location.

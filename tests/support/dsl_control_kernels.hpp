@@ -1,0 +1,62 @@
+// Small kernels using cond / when / print / assert_, traced with fixed facts; shared by the ir and aot tiers.
+#pragma once
+
+#include <tuple>
+
+#include "cutile/cutile.hpp"
+#include "support/dsl_kernels.hpp"
+
+namespace cutile::test_support::control_kernels {
+
+namespace ct = cutile;
+using Vec16 = ct::Shape<16>;
+using Dyn = ct::Shape<ct::dyn>;
+
+// y = max(x, lo) for tiles below a limit loaded from memory, else zeros.
+inline void clamp_below_limit(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::In<int32_t, Dyn> limit, ct::Float lo) {
+  auto [i] = y.tile_index();
+  ct::Int n = ct::reshape<ct::Shape<>>(limit.load(ct::tile<1>, {0}));
+  auto v = x.load(ct::tile<16>, {i});
+  y.store(ct::cond(i < n, [&] { return ct::maximum(v, lo); }, [] { return ct::zeros<float, 16>(); }));
+}
+
+// Two results from one branch: (a, b) or (b, a) depending on a runtime flag.
+inline void ordered_pair(ct::Out<float, Vec16> first, ct::Out<float, Vec16> second, ct::In<float, Dyn> a,
+                         ct::In<float, Dyn> b, ct::Int flip) {
+  auto [i] = first.tile_index();
+  auto u = a.load(ct::tile<16>, {i});
+  auto v = b.load(ct::tile<16>, {i});
+  auto [p, q] = ct::cond(flip != 0, [&] { return std::tuple{v, u}; }, [&] { return std::tuple{u, v}; });
+  first.store(p);
+  second.store(q);
+}
+
+// Checks: a scalar assert up front, a tile assert only in blocks below n.
+inline void checked_copy(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::Int n) {
+  ct::assert_(n > 0, "n must be positive");
+  auto [i] = y.tile_index();
+  auto v = x.load(ct::tile<16>, {i});
+  ct::when(i < n, [&] { ct::assert_(v >= 0.0f, "x must be non-negative"); });
+  y.store(v);
+}
+
+// Prints a scalar and a whole tile.
+inline void print_values(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::Int n) {
+  auto [i] = y.tile_index();
+  auto v = x.load(ct::tile<16>, {i});
+  ct::print("block %d of n=%d (100%%): %f\n", i, n, v);
+  y.store(v);
+}
+
+inline std::vector<TracedKernel> all() {
+  return {
+      {"clamp_below_limit",
+       [] { return trace_with(&clamp_below_limit, {contiguous(1), contiguous(1), contiguous(1), {}}); }},
+      {"ordered_pair",
+       [] { return trace_with(&ordered_pair, {contiguous(1), contiguous(1), contiguous(1), contiguous(1), {}}); }},
+      {"checked_copy", [] { return trace_with(&checked_copy, {contiguous(1), contiguous(1), {}}); }},
+      {"print_values", [] { return trace_with(&print_values, {contiguous(1), contiguous(1), {}}); }},
+  };
+}
+
+}  // namespace cutile::test_support::control_kernels
