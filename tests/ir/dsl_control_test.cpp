@@ -2,15 +2,9 @@
 // CUTILE_REGENERATE_GOLDEN=1 rewrites the files (review the diff before committing it).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include "cutile/ir/printer.hpp"
-#include "cutile/ir/verifier.hpp"
 #include "support/dsl_control_kernels.hpp"
 #include "support/error_of.hpp"
+#include "support/traced_golden.hpp"
 
 namespace {
 
@@ -20,16 +14,7 @@ namespace ct = cutile;
 class DslControl : public ::testing::TestWithParam<TracedKernel> {};
 
 TEST_P(DslControl, MatchesGoldenIr) {
-  std::unique_ptr<cutile::ir::Module> module = GetParam().trace();
-  cutile::ir::verify_module(*module);
-  const std::string text = cutile::ir::print_module(*module);
-  const auto path = std::filesystem::path(CUTILE_SOURCE_DIR) / "tests/golden/dsl_control" / (GetParam().name + ".mlir");
-  if (std::getenv("CUTILE_REGENERATE_GOLDEN")) std::ofstream(path) << text;
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path << " is missing; run with CUTILE_REGENERATE_GOLDEN=1";
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(text, expected.str());
+  cutile::test_support::expect_matches_golden(*GetParam().trace(), "dsl_control", GetParam().name);
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, DslControl, ::testing::ValuesIn(cutile::test_support::control_kernels::all()),

@@ -2,36 +2,17 @@
 // CUTILE_REGENERATE_GOLDEN=1 rewrites the files (review the diff before committing it).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include "cutile/ir/printer.hpp"
-#include "cutile/ir/verifier.hpp"
 #include "support/dsl_kernels.hpp"
+#include "support/traced_golden.hpp"
 
 namespace {
 
 using cutile::test_support::TracedKernel;
 
-std::filesystem::path golden_path(const std::string& name) {
-  return std::filesystem::path(CUTILE_SOURCE_DIR) / "tests/golden/dsl" / (name + ".mlir");
-}
-
 class DslTrace : public ::testing::TestWithParam<TracedKernel> {};
 
 TEST_P(DslTrace, MatchesGoldenIr) {
-  std::unique_ptr<cutile::ir::Module> module = GetParam().trace();
-  cutile::ir::verify_module(*module);
-  const std::string text = cutile::ir::print_module(*module);
-  const auto path = golden_path(GetParam().name);
-  if (std::getenv("CUTILE_REGENERATE_GOLDEN")) std::ofstream(path) << text;
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path << " is missing; run with CUTILE_REGENERATE_GOLDEN=1";
-  std::stringstream expected;
-  expected << in.rdbuf();
-  EXPECT_EQ(text, expected.str());
+  cutile::test_support::expect_matches_golden(*GetParam().trace(), "dsl", GetParam().name);
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, DslTrace, ::testing::ValuesIn(cutile::test_support::dsl_kernels()),
