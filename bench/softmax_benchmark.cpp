@@ -16,6 +16,7 @@
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
 #include "softmax_variants.hpp"
+#include "program_main.hpp"
 
 namespace {
 
@@ -140,11 +141,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const ct::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return program::run_guarded(run, argc, argv); }

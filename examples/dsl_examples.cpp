@@ -17,6 +17,7 @@
 #include "cutile/runtime/driver_api.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "program_main.hpp"
 
 namespace {
 
@@ -158,11 +159,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const ct::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return program::run_guarded(run, argc, argv); }

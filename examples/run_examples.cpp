@@ -31,6 +31,7 @@
 #include "cutile/runtime/device_buffer.hpp"
 #include "cutile/runtime/launch.hpp"
 #include "cutile/runtime/module.hpp"
+#include "program_main.hpp"
 
 namespace {
 
@@ -271,11 +272,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const cutile::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return program::run_guarded(run, argc, argv); }

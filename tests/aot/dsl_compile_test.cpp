@@ -1,10 +1,11 @@
-// The DSL example kernels, traced, compile with the real tileiras for sm_90.
+// The DSL kernels — the examples and the control-flow / debug kernels — traced, compile with the real
+// tileiras for sm_90.
 #include <gtest/gtest.h>
-
 
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
+#include "support/dsl_control_kernels.hpp"
 #include "support/dsl_kernels.hpp"
 #include "support/toolchain_fixture.hpp"
 
@@ -23,7 +24,9 @@ TEST_P(DslCompile, TileirasProducesACubin) {
   EXPECT_EQ(std::string(result.cubin.begin() + 1, result.cubin.begin() + 4), "ELF");
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, DslCompile, ::testing::ValuesIn(cutile::test_support::dsl_kernels()),
-                         [](const auto& p) { return p.param.name; });
+const auto kernel_name = [](const auto& p) { return p.param.name; };
+INSTANTIATE_TEST_SUITE_P(Examples, DslCompile, ::testing::ValuesIn(cutile::test_support::dsl_kernels()), kernel_name);
+INSTANTIATE_TEST_SUITE_P(ControlFlow, DslCompile, ::testing::ValuesIn(cutile::test_support::control_kernels::all()),
+                         kernel_name);
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "cutile/error.hpp"
 #include "cutile/launch.hpp"
 #include "kernels/row_softmax.hpp"
+#include "program_main.hpp"
 
 namespace {
 
@@ -51,14 +52,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const ct::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "dsl_dump: %s\n", e.what());
-    return 2;
-  }
-}
+int main(int argc, char** argv) { return program::run_guarded(run, argc, argv); }
