@@ -50,7 +50,8 @@ class Device {
   friend bool operator==(const Device& a, const Device& b) { return a.state_ == b.state_; }
 
  private:
-  Device() = default;
+  struct CpuTag {};
+  explicit Device(CpuTag) {}
   const runtime::Device* state_ = nullptr;  // owned by the process-wide registry, never freed; null: CPU
   bool memory_pools_ = false;
 };

@@ -337,7 +337,7 @@ Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& optio
     throw UserError("the launch stream belongs to " + options.stream->device().describe() + " but the tensors are on " +
                     device->describe());
   if (options.stream) return options.stream->device();
-  return device.value_or(default_device());
+  return device ? *device : default_device();
 }
 
 // Runs the kernel on the CPU interpreter, synchronously: the tensors' host memory is all it may touch,

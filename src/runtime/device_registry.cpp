@@ -54,7 +54,7 @@ Backend default_backend() { return backend_setting().load(); }
 void set_default_backend(Backend backend) { backend_setting().store(backend); }
 Device default_device() { return default_backend() == Backend::interpret ? Device::cpu() : Device(0); }
 
-Device Device::cpu() { return Device(); }
+Device Device::cpu() { return Device(CpuTag{}); }
 
 const std::string& Device::name() const {
   static const std::string cpu_name = "CPU (Tile IR interpreter)";

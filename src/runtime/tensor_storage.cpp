@@ -90,7 +90,10 @@ std::shared_ptr<TensorStorage> TensorStorage::meta(int64_t bytes) {
 
 TensorStorage::~TensorStorage() {
   if (kind_ != Kind::owned || address_ == 0) return;
-  if (device_->is_cpu()) return std::free(reinterpret_cast<void*>(address_));
+  if (device_->is_cpu()) {
+    std::free(reinterpret_cast<void*>(address_));
+    return;
+  }
   // A destructor cannot report a failure; at worst the memory leaks.
   try {
     device_->make_current();
