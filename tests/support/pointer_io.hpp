@@ -23,9 +23,11 @@ inline ir::Value* consecutive_pointers(ir::Builder& b, ir::Value* base, const st
   return b.offset(b.broadcast(p, shape), b.reshape(b.iota(n), shape));
 }
 
-/// Kernel "k"(inputs..., out): out = body(load(inputs)...), all tiles of `shape`, on a 1×1×1 grid.
-inline std::unique_ptr<ir::Module> pointer_kernel(std::span<const ir::ElementType> inputs, ir::ElementType out,
-                                                  const std::vector<int64_t>& shape, const TileBody& body) {
+/// Kernel "k"(inputs..., out): out = body(load(inputs)...) on a 1×1×1 grid; input i is a tile of shapes[i], the
+/// output a tile of `out_shape`.
+inline std::unique_ptr<ir::Module> pointer_kernel(std::span<const ir::ElementType> inputs,
+                                                  const std::vector<std::vector<int64_t>>& shapes, ir::ElementType out,
+                                                  const std::vector<int64_t>& out_shape, const TileBody& body) {
   auto module = std::make_unique<ir::Module>();
   std::vector<ir::Type> params;
   for (ir::ElementType e : inputs) params.push_back(ir::pointer_type(e));
@@ -33,13 +35,32 @@ inline std::unique_ptr<ir::Module> pointer_kernel(std::span<const ir::ElementTyp
   ir::Function& f = module->add_function("k", params);
   ir::Builder b(f.entry_block());
   std::vector<ir::Value*> loaded;
-  for (size_t i = 0; i < inputs.size(); ++i) loaded.push_back(b.load_ptr(consecutive_pointers(b, f.parameter(i), shape)).first);
-  b.store_ptr(consecutive_pointers(b, f.parameter(inputs.size()), shape), body(b, loaded));
+  for (size_t i = 0; i < inputs.size(); ++i) loaded.push_back(b.load_ptr(consecutive_pointers(b, f.parameter(i), shapes[i])).first);
+  b.store_ptr(consecutive_pointers(b, f.parameter(inputs.size()), out_shape), body(b, loaded));
   b.return_();
   return module;
 }
 
-/// Runs pointer_kernel on host tensors (each of the tile's size) and returns the output's values.
+/// Runs pointer_kernel on host tensors (tiles of their own shapes) and returns the output's values.
+inline std::vector<double> run_pointer_kernel(std::vector<HostTensor*> inputs, HostTensor& out, const TileBody& body) {
+  std::vector<ir::ElementType> types;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<uint64_t> params;
+  std::vector<interp::MemoryRegion> regions;
+  for (HostTensor* t : inputs) {
+    types.push_back(t->element());
+    shapes.push_back(t->shape());
+    params.push_back(t->address());
+    regions.push_back(t->region("input", false));
+  }
+  params.push_back(out.address());
+  regions.push_back(out.region("output"));
+  auto module = pointer_kernel(types, shapes, out.element(), out.shape(), body);
+  interp::run(*module, "k", params, {1, 1, 1}, regions);
+  return out.values();
+}
+
+/// The same with every input and the output viewed as tiles of `shape`.
 inline std::vector<double> run_pointer_kernel(std::vector<HostTensor*> inputs, HostTensor& out, const std::vector<int64_t>& shape,
                                               const TileBody& body) {
   std::vector<ir::ElementType> types;
@@ -52,7 +73,7 @@ inline std::vector<double> run_pointer_kernel(std::vector<HostTensor*> inputs, H
   }
   params.push_back(out.address());
   regions.push_back(out.region("output"));
-  auto module = pointer_kernel(types, out.element(), shape, body);
+  auto module = pointer_kernel(types, std::vector<std::vector<int64_t>>(inputs.size(), shape), out.element(), shape, body);
   interp::run(*module, "k", params, {1, 1, 1}, regions);
   return out.values();
 }
