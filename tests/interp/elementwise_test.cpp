@@ -220,8 +220,8 @@ uint64_t unsigned_of(int64_t v, int bits) {
 }
 
 const IntCase kIntOps[] = {
-    {O::addi, "addi", ir::Signedness::signed_, [](int64_t x, int64_t y, int w) { return wrap(x + y, w); }},
-    {O::subi, "subi", ir::Signedness::signed_, [](int64_t x, int64_t y, int w) { return wrap(x - y, w); }},
+    {O::addi, "addi", ir::Signedness::signed_, [](int64_t x, int64_t y, int w) { return wrap(static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)), w); }},
+    {O::subi, "subi", ir::Signedness::signed_, [](int64_t x, int64_t y, int w) { return wrap(static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)), w); }},
     {O::muli, "muli", ir::Signedness::signed_,
      [](int64_t x, int64_t y, int w) { return wrap(static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)), w); }},
     {O::andi, "andi", ir::Signedness::signed_, [](int64_t x, int64_t y, int) { return x & y; }},
