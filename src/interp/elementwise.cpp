@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cutile/error.hpp"
+#include "interp/fault.hpp"
 #include "interp/numeric.hpp"
 
 namespace cutile::interp {

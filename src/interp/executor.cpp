@@ -3,6 +3,7 @@
 #include "cutile/error.hpp"
 #include "interp/aggregate.hpp"
 #include "interp/elementwise.hpp"
+#include "interp/fault.hpp"
 #include "interp/memory_ops.hpp"
 #include "interp/mma.hpp"
 #include "interp/numeric.hpp"
@@ -52,6 +53,7 @@ class Executor {
   const Array& array(int slot) const { return as_array(at(slot)); }
   std::vector<RtValue> values(const Step& s, size_t group) const {
     std::vector<RtValue> out;
+    if (group >= s.groups.size()) return out;
     for (int slot : s.groups[group]) out.push_back(at(slot));
     return out;
   }

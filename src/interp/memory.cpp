@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cutile/error.hpp"
-#include "interp/value.hpp"
+#include "interp/fault.hpp"
 
 namespace cutile::interp {
 namespace {

@@ -1,5 +1,6 @@
 // Host memory as a kernel sees it: the regions it may touch, checked on every access (bounds, write
-// permission, initialisation), and the locks that make atomics atomic across tile blocks.
+// permission, initialisation), and the locks that make atomics atomic across tile blocks. As on the GPU,
+// plain loads and stores of different blocks are not ordered with each other; only atomics are.
 #pragma once
 
 #include <array>

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "cutile/error.hpp"
+#include "interp/fault.hpp"
 #include "interp/numeric.hpp"
 
 namespace cutile::interp {

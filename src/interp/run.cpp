@@ -9,6 +9,7 @@
 #include <exception>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -107,7 +108,8 @@ void run(const ir::Module& module, std::string_view entry, std::span<const uint6
   const Memory mem(regions);
 
   const int64_t total = grid[0] * grid[1] * grid[2];
-  std::vector<std::string> printed(static_cast<size_t>(total));
+  std::map<int64_t, std::string> printed;  // by block, only blocks that printed
+  std::mutex printed_mutex;
   std::atomic<int64_t> next{0};
   std::atomic<int64_t> first_fault{total};
   std::exception_ptr fault;
@@ -131,7 +133,10 @@ void run(const ir::Module& module, std::string_view entry, std::span<const uint6
           fault = std::current_exception();
         }
       }
-      printed[static_cast<size_t>(b)] = std::move(ctx.printed);
+      if (!ctx.printed.empty()) {
+        std::lock_guard lock(printed_mutex);
+        printed.emplace(b, std::move(ctx.printed));
+      }
     }
   };
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
@@ -144,7 +149,8 @@ void run(const ir::Module& module, std::string_view entry, std::span<const uint6
 
   std::ostream& out = options.out ? *options.out : std::cout;
   const int64_t last = fault ? first_fault.load() : total - 1;
-  for (int64_t b = 0; b <= last; ++b) out << printed[static_cast<size_t>(b)];
+  for (const auto& [block, text] : printed)
+    if (block <= last) out << text;
   out.flush();
   if (fault) std::rethrow_exception(fault);
 }

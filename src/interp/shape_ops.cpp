@@ -4,6 +4,7 @@
 
 #include "cutile/error.hpp"
 #include "cutile/ir/float_format.hpp"
+#include "interp/fault.hpp"
 #include "interp/numeric.hpp"
 
 namespace cutile::interp {

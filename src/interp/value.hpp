@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -68,12 +67,5 @@ using RtValue = std::variant<Token, Array, TensorView, TileView>;
 const Array& as_array(const RtValue& v);
 /// Bits of a scalar integer tile, zero-extended.
 inline uint64_t scalar_bits(const RtValue& v) { return as_array(v).i.at(0); }
-
-/// A fault of the kernel being interpreted (bad access, failed assert, ...); the interpreter adds the op,
-/// its location and the tile block.
-class Fault : public std::runtime_error {
- public:
-  explicit Fault(const std::string& message) : std::runtime_error(message) {}
-};
 
 }  // namespace cutile::interp
