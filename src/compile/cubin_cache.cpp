@@ -224,8 +224,9 @@ CacheStats CubinCache::stats() const {
 
 std::shared_ptr<const CachedCubin> CubinCache::get(std::span<const uint8_t> bytecode,
                                                    const CompileOptions& options,
-                                                   std::string_view kernel_name) {
-  const CacheKey key = cubin_cache_key(bytecode, options);
+                                                   std::string_view kernel_name,
+                                                   std::span<const uint8_t> identity) {
+  const CacheKey key = cubin_cache_key(identity.empty() ? bytecode : identity, options);
   std::promise<Result> promise;
   std::shared_future<Result> in_memory;
   uint64_t slot_id = 0;
@@ -261,8 +262,9 @@ std::shared_ptr<const CachedCubin> CubinCache::get(std::span<const uint8_t> byte
 
 std::shared_ptr<const CachedCubin> CubinCache::compile_fresh(std::span<const uint8_t> bytecode,
                                                              const CompileOptions& options,
-                                                             std::string_view kernel_name) {
-  const CacheKey key = cubin_cache_key(bytecode, options);
+                                                             std::string_view kernel_name,
+                                                             std::span<const uint8_t> identity) {
+  const CacheKey key = cubin_cache_key(identity.empty() ? bytecode : identity, options);
   Result first = compile(key, bytecode, options, kernel_name);
   std::promise<Result> ready;
   ready.set_value(memory_twin(*first));

@@ -188,6 +188,7 @@ struct TracedModule {
   std::unique_ptr<ir::Module> module;
   std::string name;
   std::vector<uint8_t> bytecode;
+  std::vector<uint8_t> identity;  // the bytecode without source locations: the cache key's input
   bool dumped = false;
 };
 
@@ -200,6 +201,7 @@ TracedModule trace_module(const KernelRef& kernel, std::span<const LaunchArg> ar
   ir::verify_module(*traced.module, version);
   traced.name = entry.name();
   traced.bytecode = bytecode::write_bytecode(*traced.module, {.version = version});
+  traced.identity = bytecode::write_bytecode(*traced.module, {.version = version, .debug_info = false});
   const compile::DumpConfig dump = compile::DumpConfig::from_env();
   if (dump.wants(traced.name)) {
     compile::write_dump(dump, traced.name, ir::print_module(*traced.module), traced.bytecode);
@@ -220,8 +222,9 @@ Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> ar
   compile::CompileOptions compile_options;
   compile_options.gpu_name = gpu;
   compile_options.opt_level = options.opt_level;
-  s.cubin = traced.dumped ? compile::CubinCache::global().compile_fresh(traced.bytecode, compile_options, s.name)
-                          : compile::CubinCache::global().get(traced.bytecode, compile_options, s.name);
+  compile::CubinCache& cache = compile::CubinCache::global();
+  s.cubin = traced.dumped ? cache.compile_fresh(traced.bytecode, compile_options, s.name, traced.identity)
+                          : cache.get(traced.bytecode, compile_options, s.name, traced.identity);
   return s;
 }
 
@@ -319,25 +322,30 @@ PackedParams pack(std::span<const LaunchArg> args) {
   return p;
 }
 
-Device device_of(const TensorArgView& t) { return t.on_cpu ? Device::cpu() : Device(t.device); }
+std::string device_text(const TensorArgView& t) { return t.on_cpu ? "cpu" : "cuda:" + std::to_string(t.device); }
 
 Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& options) {
-  std::optional<Device> device;
+  const TensorArgView* first = nullptr;
   size_t decided_by = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].tensor) continue;
-    const Device d = device_of(*args[i].tensor);
-    if (device && !(*device == d))
-      throw UserError(arg_name(i, args[i]) + " is on " + d.describe() + " but " + arg_name(decided_by, args[decided_by]) +
-                      " is on " + device->describe() + ": all tensors of a launch must be on one device");
-    if (!device) decided_by = i;
-    device = d;
+    const TensorArgView& t = *args[i].tensor;
+    if (!first) {
+      first = &t;
+      decided_by = i;
+    } else if (t.on_cpu != first->on_cpu || t.device != first->device) {
+      throw UserError(arg_name(i, args[i]) + " is on " + device_text(t) + " but " + arg_name(decided_by, args[decided_by]) +
+                      " is on " + device_text(*first) + ": all tensors of a launch must be on one device");
+    }
   }
-  if (options.stream && device && !(options.stream->device() == *device))
-    throw UserError("the launch stream belongs to " + options.stream->device().describe() + " but the tensors are on " +
-                    device->describe());
-  if (options.stream) return options.stream->device();
-  return device ? *device : default_device();
+  if (options.stream) {
+    const Device& device = options.stream->device();
+    if (first && (device.is_cpu() != first->on_cpu || device.index() != first->device))
+      throw UserError("the launch stream belongs to " + device.describe() + " but the tensors are on " + device_text(*first));
+    return device;
+  }
+  if (!first) return default_device();
+  return first->on_cpu ? Device::cpu() : Device(first->device);
 }
 
 // Runs the kernel on the CPU interpreter, synchronously: the tensors' host memory is all it may touch,

@@ -12,7 +12,9 @@
 #include <latch>
 #include <thread>
 
+#include "cutile/bytecode/writer.hpp"
 #include "cutile/error.hpp"
+#include "support/dsl_kernels.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"
@@ -77,6 +79,35 @@ class CubinCacheTest : public test_support::ToolchainTest {
   std::vector<uint8_t> bytecode;
   const CompileOptions options{};
 };
+
+// Moves every op of `block` (regions included) to another file and line.
+void relocate(const ir::Block& block) {
+  for (const auto& op : block.operations()) {
+    op->set_location(ir::Location{"/elsewhere/kernel.hpp", op->location().line + 7, 3});
+    for (const auto& region : op->regions())
+      for (const auto& inner : region->blocks()) relocate(*inner);
+  }
+}
+
+TEST_F(CubinCacheTest, SourceLocationsDoNotSplitTheCacheWhenTheIdentityOmitsThem) {
+  auto module = test_support::dsl_kernels().front().trace();
+  const auto here = bytecode::write_bytecode(*module);
+  const auto here_identity = bytecode::write_bytecode(*module, {.debug_info = false});
+  relocate(module->functions().front()->entry_block());
+  const auto elsewhere = bytecode::write_bytecode(*module);
+  const auto elsewhere_identity = bytecode::write_bytecode(*module, {.debug_info = false});
+  ASSERT_NE(here, elsewhere);
+  ASSERT_EQ(here_identity, elsewhere_identity);
+
+  CubinCache cache(config());
+  auto first = cache.get(here, options, kKernel, here_identity);
+  EXPECT_EQ(first->origin, Origin::compiled);
+  auto second = cache.get(elsewhere, options, kKernel, elsewhere_identity);
+  EXPECT_EQ(second->origin, Origin::memory);
+  EXPECT_EQ(second->key, first->key);
+  // Without an identity the located bytecode is the key: another location is another entry.
+  EXPECT_NE(cubin_cache_key(here, options), cubin_cache_key(elsewhere, options));
+}
 
 TEST_F(CubinCacheTest, SecondGetIsAMemoryHit) {
   CubinCache cache(config());

@@ -1,7 +1,9 @@
 // The cubin cache key, stated in one place.
 //
 // What a compiled cubin depends on, and so what the key covers:
-//   - the Tile IR bytecode, byte for byte. The front end's specialization facts (element types, tile
+//   - the Tile IR bytecode, byte for byte — for kernels traced from C++, written without its Debug
+//     section: source paths and columns differ between checkouts and compilers, the code does not, and a
+//     cache filled ahead of time elsewhere must still match. The front end's specialization facts (element types, tile
 //     shapes, static strides, divisibility assumptions, hints) are already written into it, and the
 //     bytecode inlines everything the kernel calls, so hashing it covers them all. This relies on the
 //     writer being deterministic.

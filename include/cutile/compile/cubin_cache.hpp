@@ -101,9 +101,11 @@ class CubinCache {
   /// The cubin for `bytecode` compiled with `options`: from memory, from disk, or compiled now.
   /// Without tileiras and without an entry, a cutile::RuntimeError names the kernel, the key, the cache
   /// directory and how to get a toolchain or a cache filled elsewhere. tileiras failures propagate as
-  /// compile_to_cubin() reports them.
+  /// compile_to_cubin() reports them. `identity`, when given, stands for `bytecode` in the key: the same
+  /// module written without source locations, so that checkouts and compilers that locate the same
+  /// kernel differently (paths, columns) share entries.
   std::shared_ptr<const CachedCubin> get(std::span<const uint8_t> bytecode, const CompileOptions& options,
-                                         std::string_view kernel_name);
+                                         std::string_view kernel_name, std::span<const uint8_t> identity = {});
 
   /// Ahead-of-time compilation: get() for its side effect of filling the caches. Needs tileiras unless the
   /// entry is already there.
@@ -117,7 +119,8 @@ class CubinCache {
   /// goes missing), then stores the result in both like get() does.
   std::shared_ptr<const CachedCubin> compile_fresh(std::span<const uint8_t> bytecode,
                                                    const CompileOptions& options,
-                                                   std::string_view kernel_name);
+                                                   std::string_view kernel_name,
+                                                   std::span<const uint8_t> identity = {});
 
   /// Where the disk entry of `key` lives (whether or not it exists).
   std::filesystem::path entry_path(const CacheKey& key) const;

@@ -1,0 +1,245 @@
+// cutile::launch on Device::cpu(): the library's GEMM and attention kernels, persistent schedules and
+// outputs accessed inside loops and branches, run by the interpreter on host tensors and checked against
+// float64 references; and the located errors a CPU launch reports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include "attention/fmha.hpp"
+#include "cutile/launch.hpp"
+#include "gemm/matmul.hpp"
+#include "support/dsl_control_kernels.hpp"
+#include "support/error_of.hpp"
+#include "support/scoped_env.hpp"
+
+namespace {
+
+namespace ct = cutile;
+namespace lib = cutile::kernels;
+using cutile::test_support::error_of;
+
+template <ct::Element E>
+std::vector<double> to_double(const ct::Tensor<E>& t) {
+  std::vector<double> out;
+  for (const E& v : t.to_host()) out.push_back(ct::from_element(v));
+  return out;
+}
+
+double relative_error(const std::vector<double>& out, const std::vector<double>& ref) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    if (!std::isfinite(out[i])) return INFINITY;
+    num += (out[i] - ref[i]) * (out[i] - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return std::sqrt(num / std::max(den, 1e-300));
+}
+
+std::vector<double> matmul_reference(const std::vector<double>& a, const std::vector<double>& b, int64_t m, int64_t n,
+                                     int64_t k) {
+  std::vector<double> c(static_cast<size_t>(m * n), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        c[static_cast<size_t>(i * n + j)] += a[static_cast<size_t>(i * k + p)] * b[static_cast<size_t>(p * n + j)];
+  return c;
+}
+
+struct GemmShape {
+  int64_t m, n, k;
+};
+
+class CpuMatmul : public ::testing::TestWithParam<GemmShape> {};
+
+TEST_P(CpuMatmul, EveryElementTypeMatchesFloat64) {
+  const auto [m, n, k] = GetParam();
+  const ct::Device cpu = ct::Device::cpu();
+  auto check = [&]<class T, class C>(double tolerance, auto kernel) {
+    auto a = ct::randn<T>({m, k}, cpu, 11), b = ct::randn<T>({k, n}, cpu, 12);
+    auto c = ct::empty<C>({m, n}, cpu);
+    ct::launch(kernel, c.partition({32, 32}), a, b).sync();
+    EXPECT_LE(relative_error(to_double(c), matmul_reference(to_double(a), to_double(b), m, n, k)), tolerance)
+        << ct::element_traits<T>::name << " -> " << ct::element_traits<C>::name;
+  };
+  check.template operator()<ct::f16, ct::f16>(2e-3, lib::matmul<ct::f16, ct::f16, 32, 32, 16>);
+  check.template operator()<ct::bf16, ct::bf16>(1e-2, lib::matmul<ct::bf16, ct::bf16, 32, 32, 16>);
+  check.template operator()<ct::bf16, float>(1e-5, lib::matmul<ct::bf16, float, 32, 32, 16>);
+  // f32 operands go through tf32 (10 mantissa bits) on the tensor cores.
+  check.template operator()<float, float>(2e-3, lib::matmul<float, float, 32, 32, 16>);
+  check.template operator()<ct::f8e4m3fn, ct::f16>(2e-3, lib::matmul<ct::f8e4m3fn, ct::f16, 32, 32, 32>);
+  check.template operator()<ct::f8e5m2, float>(1e-5, lib::matmul<ct::f8e5m2, float, 32, 32, 32>);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CpuMatmul,
+                         ::testing::Values(GemmShape{64, 64, 64}, GemmShape{37, 50, 20}, GemmShape{1, 70, 33},
+                                           GemmShape{100, 3, 130}));
+
+// The persistent GEMM under each grid size: fewer blocks than tiles, one block, more blocks than tiles.
+class CpuPersistentMatmul : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(CpuPersistentMatmul, MatchesFloat64ForAnyGrid) {
+  const int64_t m = 100, n = 90, k = 40;
+  const ct::Device cpu = ct::Device::cpu();
+  auto a = ct::randn<ct::f16>({m, k}, cpu, 13), b = ct::randn<ct::f16>({k, n}, cpu, 14);
+  auto c = ct::empty<ct::f16>({m, n}, cpu);
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{GetParam(), 1, 1};
+  ct::launch(options, lib::persistent_matmul<ct::f16, ct::f16, 16, 32, 16, 3>, c.partition({16, 32}), a, b).sync();
+  EXPECT_LE(relative_error(to_double(c), matmul_reference(to_double(a), to_double(b), m, n, k)), 2e-3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Grids, CpuPersistentMatmul, ::testing::Values(1, 5, 21, 64));
+
+// Each block adds one to every tile it is handed and records itself as the tile's owner: every tile must
+// be visited exactly once, by the block the order names.
+template <class Order>
+void count_visits(ct::OutTiles<int32_t, ct::Shape<4, 8>> visits, ct::OutTiles<int32_t, ct::Shape<4, 8>> owner) {
+  ct::for_each_tile(visits, Order{}, [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) {
+    visits.store(t, visits.load(t) + 1);
+  });
+  ct::for_each_tile(owner, Order{}, [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) {
+    owner.store(t, ct::full<int32_t, 4, 8>(0) + ct::block_id<0>());
+  });
+}
+
+template <class Order>
+std::vector<int32_t> visit_all(int64_t blocks, std::vector<int32_t>* owners) {
+  const ct::Device cpu = ct::Device::cpu();
+  auto visits = ct::zeros<int32_t>({7 * 4, 5 * 8}, cpu);  // 7 x 5 tiles
+  auto owner = ct::zeros<int32_t>({7 * 4, 5 * 8}, cpu);
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{blocks, 1, 1};
+  ct::launch(options, count_visits<Order>, visits.partition({4, 8}), owner.partition({4, 8})).sync();
+  const std::vector<int32_t> all = owner.to_host();
+  owners->clear();
+  for (int64_t i = 0; i < 7; ++i)
+    for (int64_t j = 0; j < 5; ++j) owners->push_back(all[static_cast<size_t>(i * 4 * 40 + j * 8)]);
+  return visits.to_host();
+}
+
+TEST(CpuSchedules, EveryOrderVisitsEachTileOnceAndHandsTilesOutAsDocumented) {
+  std::vector<int32_t> owners;
+  for (int64_t blocks : {1, 4, 35, 50}) {
+    for (int32_t v : visit_all<ct::linear_t>(blocks, &owners)) ASSERT_EQ(v, 1) << "linear, " << blocks << " blocks";
+    for (size_t t = 0; t < owners.size(); ++t) EXPECT_EQ(owners[t], static_cast<int32_t>(t % blocks));
+    for (int32_t v : visit_all<ct::split_t>(blocks, &owners)) ASSERT_EQ(v, 1) << "split, " << blocks << " blocks";
+    const int64_t chunk = (35 + blocks - 1) / blocks;
+    for (size_t t = 0; t < owners.size(); ++t) EXPECT_EQ(owners[t], static_cast<int32_t>(t / chunk));
+    for (int32_t v : visit_all<ct::grouped_t<3>>(blocks, &owners)) ASSERT_EQ(v, 1) << "grouped, " << blocks << " blocks";
+  }
+  // grouped<3> over 7 x 5 tiles with one block per tile: tile (i, j) is visit number
+  // 15·(i/3) + rows·j + i%3, rows = 3 except 1 in the last (short) group.
+  visit_all<ct::grouped_t<3>>(35, &owners);
+  for (int64_t i = 0; i < 7; ++i)
+    for (int64_t j = 0; j < 5; ++j) {
+      const int64_t rows = i / 3 == 2 ? 1 : 3;
+      EXPECT_EQ(owners[static_cast<size_t>(i * 5 + j)], 15 * (i / 3) + rows * j + i % 3) << i << ", " << j;
+    }
+}
+
+// Outputs in loop and branch bodies: the memory tokens are carried, and the numbers come out right.
+TEST(CpuControlFlow, StoresInBranchesAndInPlaceAccumulationInLoops) {
+  namespace k = cutile::test_support::control_kernels;
+  const ct::Device cpu = ct::Device::cpu();
+  auto x = ct::randn<float>({100}, cpu, 15);
+  auto y = ct::zeros<float>({100}, cpu);
+  ct::launch(k::store_below, y.partition({16}), x, 3).sync();  // blocks 0..2 store, 3..6 do not
+  const std::vector<float> hx = x.to_host(), hy = y.to_host();
+  for (size_t i = 0; i < hx.size(); ++i) EXPECT_EQ(hy[i], i < 48 ? hx[i] : 0.0f) << i;
+
+  auto acc = ct::empty<float>({100}, cpu);
+  ct::launch(k::accumulate_in_place, acc.partition({16}), x, 5).sync();
+  const std::vector<float> ha = acc.to_host();
+  for (size_t i = 0; i < hx.size(); ++i) EXPECT_NEAR(ha[i], 5.0 * hx[i], 1e-5 * (1 + std::abs(hx[i]))) << i;
+}
+
+std::vector<double> attention_reference(const std::vector<double>& q, const std::vector<double>& k,
+                                        const std::vector<double>& v, int64_t bh, int64_t s, int64_t d, int64_t heads,
+                                        int64_t group, bool causal, int64_t input_pos) {
+  const int64_t s_kv = s + input_pos;
+  std::vector<double> o(static_cast<size_t>(bh * s * d), 0.0), p(static_cast<size_t>(s_kv));
+  for (int64_t x = 0; x < bh; ++x) {
+    const int64_t kv = x / heads * (heads / group) + x % heads / group;
+    for (int64_t i = 0; i < s; ++i) {
+      double m = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < s_kv; ++j) {
+        double dot = 0;
+        for (int64_t e = 0; e < d; ++e)
+          dot += q[static_cast<size_t>((x * s + i) * d + e)] * k[static_cast<size_t>((kv * s_kv + j) * d + e)];
+        p[static_cast<size_t>(j)] = causal && j > i + input_pos ? -INFINITY : dot * 0.125;
+        m = std::max(m, p[static_cast<size_t>(j)]);
+      }
+      for (double& w : p) sum += (w = std::exp(w - m));
+      for (int64_t j = 0; j < s_kv; ++j)
+        for (int64_t e = 0; e < d; ++e)
+          o[static_cast<size_t>((x * s + i) * d + e)] +=
+              p[static_cast<size_t>(j)] / sum * v[static_cast<size_t>((kv * s_kv + j) * d + e)];
+    }
+  }
+  return o;
+}
+
+struct AttentionCase {
+  int64_t bh, s, heads, group, input_pos;
+  bool causal;
+};
+
+class CpuAttention : public ::testing::TestWithParam<AttentionCase> {};
+
+TEST_P(CpuAttention, MatchesFloat64) {
+  const auto [bh, s, heads, group, input_pos, causal] = GetParam();
+  constexpr int64_t D = 64;
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t s_kv = s + input_pos;
+  auto q = ct::randn<ct::f16>({bh, s, D}, cpu, 16);
+  auto k = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 17), v = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 18);
+  auto o = ct::empty<ct::f16>({bh, s, D}, cpu);
+  if (causal)
+    ct::launch(lib::fmha<ct::f16, D, 32, 16, true>, o.partition({1, 32, D}), q, k, v, 0.125, input_pos, heads, group);
+  else
+    ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({1, 32, D}), q, k, v, 0.125, input_pos, heads, group);
+  const auto ref =
+      attention_reference(to_double(q), to_double(k), to_double(v), bh, s, D, heads, group, causal, input_pos);
+  EXPECT_LE(relative_error(to_double(o), ref), 2e-3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CpuAttention,
+                         ::testing::Values(AttentionCase{2, 64, 2, 1, 0, false}, AttentionCase{2, 50, 2, 1, 0, true},
+                                           AttentionCase{4, 37, 4, 2, 0, true}, AttentionCase{2, 33, 2, 2, 0, false},
+                                           AttentionCase{2, 40, 2, 1, 9, true}));
+
+// A CPU launch reads an input nobody wrote: the interpreter names the load, its C++ line and the block.
+void copy16(ct::Out<float, ct::Shape<16>> y, ct::In<float, ct::Shape<ct::dyn>> x) {
+  auto [i] = y.tile_index();
+  y.store(x.load(ct::tile<16>, {i}));
+}
+
+TEST(CpuLaunchErrors, ReadingAnUninitialisedTensorIsALocatedError) {
+  const ct::Device cpu = ct::Device::cpu();
+  auto x = ct::empty<float>({64}, cpu);
+  auto y = ct::empty<float>({64}, cpu);
+  const std::string message = error_of([&] { ct::launch(copy16, y.partition({16}), x).sync(); });
+  EXPECT_NE(message.find("launch_test.cpp:"), std::string::npos) << message;
+  EXPECT_NE(message.find("uninitialised"), std::string::npos) << message;
+  EXPECT_NE(message.find("tile block (0, 0, 0)"), std::string::npos) << message;
+}
+
+TEST(CpuLaunchErrors, CpuAndMetaTensorsAreRefusedTogether) {
+  const ct::Device cpu = ct::Device::cpu();
+  auto y = ct::empty<float>({64}, cpu);
+  const std::string message =
+      error_of([&] { ct::launch(copy16, y.partition({16}), ct::Tensor<float>::meta({64})).sync(); });
+  EXPECT_NE(message.find("meta tensor without memory"), std::string::npos) << message;
+}
+
+TEST(CpuBackend, SetDefaultBackendSelectsTheDefaultDevice) {
+  const ct::Backend before = ct::default_backend();
+  ct::set_default_backend(ct::Backend::interpret);
+  EXPECT_TRUE(ct::default_device().is_cpu());
+  EXPECT_EQ(ct::default_device().describe(), "cpu");
+  ct::set_default_backend(before);
+}
+
+}  // namespace
