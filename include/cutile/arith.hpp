@@ -83,6 +83,17 @@ CUTILE_BITWISE_OPERATOR(^, ir::Opcode::xori)
 CUTILE_BITWISE_OPERATOR(<<, ir::Opcode::shli)
 #undef CUTILE_BITWISE_OPERATOR
 
+/// Logical not of a bool tile, bitwise not of an integer tile.
+template <TileShape S>
+Tile<bool, S> operator!(const Tile<bool, S>& x) {
+  return x ^ detail::splat<bool, S>(1);
+}
+template <Element E, TileShape S>
+  requires IntegerElement<E> && (!std::is_same_v<E, bool>)
+Tile<E, S> operator~(const Tile<E, S>& x) {
+  return x ^ detail::splat<E, S>(-1);
+}
+
 /// Arithmetic shift right (the element types are signed).
 template <Element E, TileShape A, TileShape B>
   requires IntegerElement<E> && Broadcastable<A, B>

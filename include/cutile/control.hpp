@@ -98,4 +98,41 @@ State loop(Lower lower, Upper upper, Step step, State init, Body body,
                               detail::as_index(step, where), std::move(init), std::move(body), where);
 }
 
+/// while cond(state): state = body(state); returns the final state. `cond` maps the state to a Bool,
+/// `body` the state to the next one (the same type). Lowered to Tile IR `loop`: the condition is
+/// evaluated first in each iteration and a `break` leaves with the state; output tokens are carried as
+/// in cutile::loop. A `break` in the middle of a body is this with the rest of the body in `cond`'s
+/// complement; a `continue` is a cutile::cond choosing the next state.
+template <LoopState State, class Cond, class Body>
+  requires std::is_same_v<std::invoke_result_t<Cond, State>, Bool> &&
+           std::is_same_v<std::invoke_result_t<Body, State>, State>
+State while_(State init, Cond cond, Body body, std::source_location where = std::source_location::current()) {
+  using Carried = detail::carried<State>;
+  detail::TraceContext& ctx = detail::TraceContext::current(where);
+  ir::Builder& b = ctx.at(where);
+  const std::vector<ir::Value*> init_values = Carried::values(init);
+  auto build = [&](std::span<const detail::TraceContext::ChainUse> uses, std::vector<ir::Value*> carried_values) {
+    b.set_location(ir::Location::from(where));
+    const std::vector<ir::Type> types = ir::types_of(carried_values);
+    return b.loop(std::move(carried_values), types, [&](ir::Builder&, std::span<ir::Value* const> args) {
+      detail::TraceContext::NestedRegion nested(ctx);
+      detail::TraceContext::set_tokens(uses, args.subspan(Carried::count));
+      const State state = Carried::rebuild(args.subspan(0, Carried::count));
+      const Bool keep_going = cond(state);
+      std::vector<ir::Value*> leaving(args.begin(), args.begin() + Carried::count);
+      for (ir::Value* token : ctx.tokens_of(uses, ctx.builder())) leaving.push_back(token);
+      ctx.at(where).break_if((!keep_going).value(), std::move(leaving));
+      std::vector<ir::Value*> next = Carried::values(body(state));
+      for (ir::Value* token : ctx.tokens_of(uses, ctx.builder())) next.push_back(token);
+      return next;
+    });
+  };
+  const auto uses = ctx.chains_used_by([&] { build({}, init_values); });
+  std::vector<ir::Value*> carried_values = init_values;
+  for (ir::Value* token : ctx.tokens_of(uses, b)) carried_values.push_back(token);
+  std::vector<ir::Value*> results = build(uses, std::move(carried_values));
+  detail::TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(Carried::count));
+  return Carried::rebuild(results);
+}
+
 }  // namespace cutile

@@ -17,21 +17,37 @@ inline constexpr bool mma_pair =
      (std::is_same_v<Acc, f16> || std::is_same_v<Acc, float>)) ||
     (std::is_same_v<In, int8_t> && std::is_same_v<Acc, int32_t>);
 
-/// acc + a @ b for a (M, K), b (K, N), acc (M, N).
+namespace detail {
+template <Element In, Element Acc, TileShape R>
+Tile<Acc, R> mma_op(ir::Value* a, ir::Value* b, ir::Value* acc, const std::source_location& where) {
+  ir::Builder& builder = trace_at(where);
+  if constexpr (std::is_same_v<In, int8_t>) {
+    const auto s = ir::Attribute::enum_of(ir::EnumKind::signedness, ir::Signedness::signed_);
+    return Tile<Acc, R>(builder.create_value(ir::Opcode::mmai, acc->type(), {a, b, acc},
+                                             {{"signedness_lhs", s}, {"signedness_rhs", s}}));
+  } else {
+    return Tile<Acc, R>(builder.mmaf(a, b, acc));
+  }
+}
+}  // namespace detail
+
+/// acc + a @ b for a (M, K), b (K, N), acc (M, N). Operand / accumulator pairs: see mma_pair; cast f32
+/// operands to tf32 for the tensor cores' reduced-precision f32 format (as cuTile Python does).
 template <Element In, Element Acc, int64_t M, int64_t N, int64_t K>
   requires mma_pair<In, Acc>
 Tile<Acc, Shape<M, N>> mma(const Tile<In, Shape<M, K>>& a, const Tile<In, Shape<K, N>>& b,
                            const Tile<Acc, Shape<M, N>>& acc,
                            std::source_location where = std::source_location::current()) {
-  ir::Builder& builder = detail::trace_at(where);
-  if constexpr (std::is_same_v<In, int8_t>) {
-    const auto s = ir::Attribute::enum_of(ir::EnumKind::signedness, ir::Signedness::signed_);
-    return Tile<Acc, Shape<M, N>>(builder.create_value(ir::Opcode::mmai, acc.value()->type(),
-                                                       {a.value(), b.value(), acc.value()},
-                                                       {{"signedness_lhs", s}, {"signedness_rhs", s}}));
-  } else {
-    return Tile<Acc, Shape<M, N>>(builder.mmaf(a.value(), b.value(), acc.value()));
-  }
+  return detail::mma_op<In, Acc, Shape<M, N>>(a.value(), b.value(), acc.value(), where);
+}
+
+/// Batched: acc[i] + a[i] @ b[i] for a (B, M, K), b (B, K, N), acc (B, M, N).
+template <Element In, Element Acc, int64_t B, int64_t M, int64_t N, int64_t K>
+  requires mma_pair<In, Acc>
+Tile<Acc, Shape<B, M, N>> mma(const Tile<In, Shape<B, M, K>>& a, const Tile<In, Shape<B, K, N>>& b,
+                              const Tile<Acc, Shape<B, M, N>>& acc,
+                              std::source_location where = std::source_location::current()) {
+  return detail::mma_op<In, Acc, Shape<B, M, N>>(a.value(), b.value(), acc.value(), where);
 }
 
 }  // namespace cutile

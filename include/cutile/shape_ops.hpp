@@ -1,4 +1,4 @@
-// Shape changes: reshape, broadcast (see tile.hpp), permute and transpose, expand_dims.
+// Shape changes: reshape, broadcast (see tile.hpp), permute and transpose, expand_dims, cat, extract.
 #pragma once
 
 #include <array>
@@ -44,6 +44,54 @@ Tile<E, detail::permuted_shape<S, P...>> permute(const Tile<E, S>& x,
                                                  std::source_location where = std::source_location::current()) {
   return Tile<E, detail::permuted_shape<S, P...>>(
       detail::trace_at(where).permute(x.value(), {static_cast<int64_t>(P)...}));
+}
+
+namespace detail {
+template <size_t A, class SA, class SB>
+constexpr auto concatenated_dims() {
+  std::array<int64_t, SA::rank> out = SA::dims;
+  out[A] = SA::dims[A] + SB::dims[A];
+  return out;
+}
+template <size_t A, class SA, class SB>
+constexpr bool concatenable() {
+  if (SA::rank != SB::rank || A >= SA::rank) return false;
+  for (size_t i = 0; i < SA::rank; ++i)
+    if (i != A && SA::dims[i] != SB::dims[i]) return false;
+  return true;
+}
+template <size_t A, class SA, class SB>
+using cat_shape = typename shape_from_array<concatenated_dims<A, SA, SB>()>::type;
+}  // namespace detail
+
+/// a and b joined along axis A; all other extents agree, and the joined extent is a power of two.
+template <size_t A, Element E, TileShape SA, TileShape SB>
+  requires(detail::concatenable<A, SA, SB>() && TileShape<detail::cat_shape<A, SA, SB>>)
+Tile<E, detail::cat_shape<A, SA, SB>> cat(const Tile<E, SA>& a, const Tile<E, SB>& b,
+                                          std::source_location where = std::source_location::current()) {
+  using R = detail::cat_shape<A, SA, SB>;
+  return Tile<E, R>(detail::trace_at(where).create_value(ir::Opcode::cat, tile_ir_type<E, R>(), {a.value(), b.value()},
+                                                          {{"dim", ir::Attribute::i32(static_cast<int64_t>(A))}}));
+}
+
+namespace detail {
+template <class R, class S>
+constexpr bool divides() {
+  if (R::rank != S::rank) return false;
+  for (size_t i = 0; i < R::rank; ++i)
+    if (S::dims[i] % R::dims[i] != 0) return false;
+  return true;
+}
+}  // namespace detail
+
+/// Sub-tile number `index` (in units of R, one index per dimension) of x; R's extents divide x's.
+template <ShapeType R, Element E, TileShape S>
+  requires TileShape<R> && (detail::divides<R, S>())
+Tile<E, R> extract(const Tile<E, S>& x, std::array<Int, S::rank> index,
+                   std::source_location where = std::source_location::current()) {
+  std::vector<ir::Value*> operands = {x.value()};
+  for (const Int& i : index) operands.push_back(i.value());
+  return Tile<E, R>(detail::trace_at(where).create_value(ir::Opcode::extract, tile_ir_type<E, R>(), operands, {}));
 }
 
 /// Swaps the two dimensions of a 2-D tile.

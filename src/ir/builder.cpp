@@ -278,6 +278,17 @@ std::vector<Value*> Builder::for_loop(Value* lower, Value* upper, Value* step, s
   return with_region(op, Opcode::continue_, std::move(args), body);
 }
 
+std::vector<Value*> Builder::loop(std::vector<Value*> init, std::vector<Type> result_types, const BodyFn& body) {
+  std::vector<Type> args = types_of(init);
+  Operation& op = create(Opcode::loop, std::move(result_types), {std::move(init)}, {}, 1);
+  return with_region(op, Opcode::continue_, std::move(args), body);
+}
+
+void Builder::break_if(Value* condition, std::vector<Value*> values) {
+  Operation& op = create(Opcode::if_, {}, {{condition}}, {}, 2);
+  with_region(op, Opcode::break_, {}, [&](Builder&, std::span<Value* const>) { return values; }, 0);
+}
+
 std::vector<Value*> Builder::if_else(Value* condition, std::vector<Type> result_types, const BodyFn& then_body,
                                      const BodyFn& else_body) {
   const bool has_else = static_cast<bool>(else_body);

@@ -4,6 +4,7 @@
 
 #include "support/dsl_control_kernels.hpp"
 #include "support/error_of.hpp"
+#include "support/dsl_vocabulary_kernels.hpp"
 #include "support/library_kernels.hpp"
 #include "support/traced_golden.hpp"
 
@@ -27,6 +28,16 @@ class LibraryKernel : public ::testing::TestWithParam<TracedKernel> {};
 TEST_P(LibraryKernel, MatchesGoldenIr) {
   cutile::test_support::expect_matches_golden(*GetParam().trace(), "library", GetParam().name);
 }
+
+// while_, cat, extract, argmax/argmin, scans, batched mma, not: against tests/golden/dsl_vocabulary/.
+class DslVocabulary : public ::testing::TestWithParam<TracedKernel> {};
+
+TEST_P(DslVocabulary, MatchesGoldenIr) {
+  cutile::test_support::expect_matches_golden(*GetParam().trace(), "dsl_vocabulary", GetParam().name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, DslVocabulary, ::testing::ValuesIn(cutile::test_support::vocabulary_kernels::all()),
+                         [](const auto& p) { return p.param.name; });
 
 INSTANTIATE_TEST_SUITE_P(Kernels, LibraryKernel, ::testing::ValuesIn(cutile::test_support::library_kernels::all()),
                          [](const auto& p) { return p.param.name; });

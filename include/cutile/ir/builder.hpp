@@ -96,6 +96,11 @@ class Builder {
                            std::vector<Attribute> identities, const BodyFn& body);
   /// for iv in [lb, ub) step: body args (iv, iter...) -> next iter values (ends in `continue`).
   std::vector<Value*> for_loop(Value* lower, Value* upper, Value* step, std::vector<Value*> init, const BodyFn& body);
+  /// loop: body args (iter...) -> next iter values (ends in `continue`); it ends through `break`, whose
+  /// values (of `result_types`) are the results.
+  std::vector<Value*> loop(std::vector<Value*> init, std::vector<Type> result_types, const BodyFn& body);
+  /// `if %condition { break values }`: leaves the enclosing `loop` when the condition holds.
+  void break_if(Value* condition, std::vector<Value*> values);
   /// if/else with results; `else_body` may be empty only when there are no results.
   std::vector<Value*> if_else(Value* condition, std::vector<Type> result_types, const BodyFn& then_body,
                               const BodyFn& else_body = nullptr);
