@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job: installs tileiras if it is missing, builds, then runs the example kernels — on the GPU
-# when there is one (checked against float64 on the host), else compiled ahead of time for sm_90 (the
-# CPU interpreter that will run them without a GPU is not built yet).
+# The main job: installs tileiras if it is missing, builds, then runs the example kernels and checks them
+# against float64 on the host — on the GPU when there is one, else on the CPU interpreter (and compiles
+# them ahead of time for sm_90).
 #   cutile-examples      kernels built directly with the IR builder (extra arguments go to it)
 #   cutile-dsl-examples  kernels written in the tile DSL, launched through cutile::launch
 set -euo pipefail
