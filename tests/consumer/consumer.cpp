@@ -1,7 +1,9 @@
 // The C++ side of the package: the DSL headers and libraries, a kernel header, and the C ABI.
 #include <cstdio>
+#include <string>
 
 #include "cutile/launch.hpp"
+#include "cutile_cpp/dlpack.hpp"
 #include "cutile_cpp/kernels.h"
 #include "normalization/softmax.hpp"
 
@@ -14,6 +16,26 @@ int main() {
       cutile::kernels::softmax_row<cutile::bf16, 128>;
   if (!kernel) return 1;
   if (cutile_cpp_vector_add(nullptr, nullptr, nullptr, 0, nullptr) != CUTILE_CPP_ERROR_NULL_POINTER) return 1;
+  // DLPack: a host DLTensor (a transposed 3 x 4 bf16 view at a byte offset) as a C ABI descriptor.
+  uint16_t storage[16] = {};
+  int64_t shape[2] = {4, 3}, strides[2] = {1, 4};
+  DLTensor host{storage, {kDLCPU, 0}, 2, {kDLBfloat, 16, 1}, shape, strides, 4};
+  const cutile_cpp_tensor d = cutile::dlpack::to_descriptor(host);
+  if (d.dtype != CUTILE_CPP_BF16 || d.device_type != CUTILE_CPP_DEVICE_CPU || d.data != storage + 2 ||
+      d.shape[0] != 4 || d.shape[1] != 3 || d.strides[0] != 1 || d.strides[1] != 4)
+    return 1;
+  cutile_cpp_tensor y = d;
+  y.data = storage + 20;  // a disjoint (never touched) address: the call stops at the host-device check
+  if (cutile_cpp_softmax(&y, &d, 0, nullptr) != CUTILE_CPP_ERROR_UNSUPPORTED_DEVICE) return 1;
+  host.strides = nullptr;  // row-major
+  if (cutile::dlpack::to_descriptor(host).strides[0] != 3) return 1;
+  host.dtype = {kDLFloat, 64, 1};
+  try {
+    cutile::dlpack::to_descriptor(host);
+    return 1;
+  } catch (const cutile::UserError& e) {
+    if (std::string(e.message()) != "DLPack dtype (code 2, 64 bits, 1 lanes) has no cutile_cpp dtype") return 1;
+  }
   std::printf("consumer_cpp: grid %lld x 1 x 1, %s\n", static_cast<long long>(partition.grid()[0]),
               cutile_cpp_last_error());
   return 0;
