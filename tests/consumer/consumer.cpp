@@ -24,9 +24,10 @@ int main() {
   if (d.dtype != CUTILE_CPP_BF16 || d.device_type != CUTILE_CPP_DEVICE_CPU || d.data != storage + 2 ||
       d.shape[0] != 4 || d.shape[1] != 3 || d.strides[0] != 1 || d.strides[1] != 4)
     return 1;
-  cutile_cpp_tensor y = d;
-  y.data = storage + 20;  // a disjoint (never touched) address: the call stops at the host-device check
-  if (cutile_cpp_softmax(&y, &d, 0, nullptr) != CUTILE_CPP_ERROR_UNSUPPORTED_DEVICE) return 1;
+  uint16_t result[16] = {};
+  cutile_cpp_tensor out = d;
+  out.data = result;  // disjoint from the input; the call stops at the host-device check
+  if (cutile_cpp_softmax(&out, &d, 0, nullptr) != CUTILE_CPP_ERROR_UNSUPPORTED_DEVICE) return 1;
   host.strides = nullptr;  // row-major
   if (cutile::dlpack::to_descriptor(host).strides[0] != 3) return 1;
   host.dtype = {kDLFloat, 64, 1};

@@ -126,3 +126,13 @@ def test_missing_release_library_is_a_clear_error(tmp_path):
     env = dict(os.environ, CUTILE_CPP_LIBRARY=str(tmp_path / "nowhere.so"))
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == f"{tmp_path / 'nowhere.so'} does not exist (mode development); build it or set CUTILE_CPP_LIBRARY"
+
+
+def test_a_build_with_nothing_to_do_makes_the_library_current(tmp_path):
+    # A header the library does not include is newer: the build system rebuilds nothing, and the library
+    # must not stay stale (or every import would rebuild).
+    root, build, library = make_tree(tmp_path)
+    touch(library, 1000)
+    touch(root / "capi" / "include" / "unused.hpp", 2000)
+    assert _library.ensure_built(root, build, library, [[sys.executable, "-c", "pass"]])
+    assert not _library.is_stale(library, root)

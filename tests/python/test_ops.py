@@ -103,6 +103,8 @@ def test_vector_add_of_strided_views():
 @needs_gpu
 def test_runs_on_the_current_stream_without_synchronising():
     x = torch.randn(512, 1024, device="cuda")
+    cutile_cpp.softmax(x)  # compiles and loads this specialisation first
+    torch.cuda.synchronize()
     stream = torch.cuda.Stream()
     with torch.cuda.stream(stream):
         torch.cuda._sleep(50_000_000)  # keeps the stream busy: a hidden synchronisation would wait here
