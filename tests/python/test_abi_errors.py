@@ -183,10 +183,10 @@ def test_no_driver(abi, status, desc):
 
 @needs_gpu
 def test_host_memory_passed_as_device_memory(abi, status, desc):
-    host = (ctypes.c_float * 64)()
-    device = torch.empty(32, device="cuda")
-    result = vector_add(abi, desc([32], data=device.data_ptr()), desc([32], data=ctypes.addressof(host)),
-                        desc([32], data=ctypes.addressof(host) + 128))
+    host = (ctypes.c_float * 32)()
+    c, b = torch.empty(32, device="cuda"), torch.zeros(32, device="cuda")
+    result = vector_add(abi, desc([32], data=c.data_ptr()), desc([32], data=ctypes.addressof(host)),
+                        desc([32], data=b.data_ptr()))
     assert result == status.INVALID_POINTER
     assert "cutile_cpp_vector_add: a (f32[32] on cuda:0): cannot borrow" in last_error(abi)
 
