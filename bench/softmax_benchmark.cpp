@@ -97,14 +97,14 @@ int run(int argc, char** argv) {
     return median(ms);
   };
   const double reciprocal_ms = time_variant([&] {
-    ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::Precision::full>, y.partition({1, 4096}), x);
+    ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::FloatMode{}>, y.partition({1, 4096}), x);
   });
   const double approx_ms = time_variant([&] {
-    ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::Precision::approx>, y.partition({1, 4096}), x);
+    ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::approx>, y.partition({1, 4096}), x);
   });
   auto rows_ms = [&]<int64_t ROWS>(std::integral_constant<int64_t, ROWS>) {
     return time_variant([&] {
-      ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, ROWS, 4096, ct::Precision::approx>,
+      ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, ROWS, 4096, ct::approx>,
                  y.partition({ROWS, 4096}), x);
     });
   };

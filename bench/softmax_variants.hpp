@@ -10,7 +10,7 @@ namespace bench {
 
 namespace ct = cutile;
 
-template <ct::Element E, int64_t ROWS, int64_t TILE_N, ct::Precision EXP>
+template <ct::Element E, int64_t ROWS, int64_t TILE_N, ct::FloatMode EXP>
 void row_softmax_reciprocal(ct::Out<E, ct::Shape<ROWS, TILE_N>> y, ct::In<E, ct::Shape<ct::dyn, ct::dyn>> x) {
   auto [row, col] = y.tile_index();
   auto xf = ct::cast<float>(x.load(ct::tile<ROWS, TILE_N>, {row, col}, ct::pad::neg_inf));  // (ROWS, TILE_N)

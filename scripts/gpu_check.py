@@ -16,9 +16,9 @@ import sys
 
 import torch
 
-DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
-# ‖out − ref‖ / ‖ref‖ bounds: f32 mma may run as tf32 on the tensor cores.
-TOLERANCE = {"f32": 2e-3, "f16": 2e-3, "bf16": 1e-2}
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "f8e4m3fn": torch.float8_e4m3fn}
+# ‖out − ref‖ / ‖ref‖ bounds: f32 mma may run as tf32 on the tensor cores; f8 GEMMs write f16.
+TOLERANCE = {"f32": 2e-3, "f16": 2e-3, "bf16": 1e-2, "f8e4m3fn": 2e-3}
 
 
 class Driver:
@@ -40,7 +40,8 @@ class Driver:
         return function
 
     def launch(self, function, grid, args):
-        holders = [ctypes.c_uint64(a.data_ptr()) if isinstance(a, torch.Tensor) else ctypes.c_int32(a) for a in args]
+        holders = [ctypes.c_uint64(a.data_ptr()) if isinstance(a, torch.Tensor)
+                   else ctypes.c_float(a) if isinstance(a, float) else ctypes.c_int32(a) for a in args]
         pointers = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
         self.check(self.cu.cuLaunchKernel(function, *grid, 1, 1, 1, 0, stream, pointers, None), "cuLaunchKernel")
@@ -107,10 +108,54 @@ def check_dsl_row_softmax(driver, fn, entry, dtype, rows, cols):
     return relative_error(y, torch.softmax(x.float(), dim=1).to(dtype)), f"{rows}x{cols}"
 
 
+def tensor_args(*tensors):
+    """Each tensor as the DSL passes it: pointer, extents, strides (in elements)."""
+    args = []
+    for t in tensors:
+        args += [t, *t.shape, *t.stride()]
+    return args
+
+
+def random(shape, dtype):
+    return torch.randn(shape, device="cuda").to(dtype)
+
+
+def check_dsl_matmul(driver, fn, entry, dtype, m, n, k, persistent=False):
+    a, b = random((m, k), dtype), random((k, n), dtype)
+    out_dtype = torch.float16 if dtype == torch.float8_e4m3fn else dtype
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=out_dtype)
+    tiles = cdiv(m, 128) * cdiv(n, 128)
+    grid = (min(tiles, torch.cuda.get_device_properties(0).multi_processor_count), 1, 1) if persistent \
+        else (cdiv(m, 128), cdiv(n, 128), 1)
+    driver.launch(fn, grid, tensor_args(c, a, b))
+    torch.cuda.synchronize()
+    return relative_error(c, a.double() @ b.double()), f"{m}x{n}x{k}"
+
+
+def check_dsl_fmha(driver, fn, entry, dtype, bh, s, heads, group, causal=False):
+    d = 64
+    q = random((bh, s, d), dtype)
+    k, v = random((bh // group, s, d), dtype), random((bh // group, s, d), dtype)
+    o = torch.full((bh, s, d), float("nan"), device="cuda", dtype=dtype)
+    driver.launch(fn, (bh, cdiv(s, 64), 1), tensor_args(o, q, k, v) + [1.0 / math.sqrt(d), 0, heads, group])
+    torch.cuda.synchronize()
+    # (B·H, S, D) → (B, H, S, D) with K/V heads repeated per query group.
+    b = bh // heads
+    q4 = q.view(b, heads, s, d).double()
+    k4 = k.view(b, heads // group, s, d).double().repeat_interleave(group, dim=1)
+    v4 = v.view(b, heads // group, s, d).double().repeat_interleave(group, dim=1)
+    ref = torch.nn.functional.scaled_dot_product_attention(q4, k4, v4, is_causal=causal).view(bh, s, d)
+    return relative_error(o, ref), f"{bh}x{s} h={heads} g={group}"
+
+
 CASES = {
     # DSL kernels were specialised for one shape (its divisibility facts): run exactly that shape.
     "dsl_vector_add": lambda e: [(check_dsl_vector_add, tuple(e["shape"]))],
     "dsl_row_softmax": lambda e: [(check_dsl_row_softmax, tuple(e["shape"]))],
+    "dsl_matmul": lambda e: [(check_dsl_matmul, tuple(e["shape"]))],
+    "dsl_persistent_matmul": lambda e: [(lambda *a: check_dsl_matmul(*a, persistent=True), tuple(e["shape"]))],
+    "dsl_fmha": lambda e: [(check_dsl_fmha, tuple(e["shape"]))],
+    "dsl_fmha_causal": lambda e: [(lambda *a: check_dsl_fmha(*a, causal=True), tuple(e["shape"]))],
     "vector_add": lambda e: [(check_vector_add, (n,)) for n in (4096, 1_000_003)],
     "row_softmax": lambda e: [(check_row_softmax, s) for s in
                               {4096: [(4096, 4096), (37, 4096)], 1024: [(1024, 1000)]}[e["tile_n"]]],

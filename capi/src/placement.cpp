@@ -6,10 +6,13 @@
 namespace cutile::capi {
 
 Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void* stream) {
-  for (const CheckedTensor& t : tensors)
-    if (t.device_type == CUTILE_CPP_DEVICE_CPU)
-      throw AbiError(CUTILE_CPP_ERROR_UNSUPPORTED_DEVICE,
-                     t.describe() + " is in host memory: this build runs kernels on CUDA devices only");
+  // check_descriptors made every tensor's device type the same.
+  if (tensors.front().device_type == CUTILE_CPP_DEVICE_CPU) {
+    if (stream)
+      throw AbiError(CUTILE_CPP_ERROR_INVALID_STREAM, "host tensors run on the CPU interpreter, synchronously: pass a null stream");
+    const Device cpu = Device::cpu();
+    return {cpu, Stream::default_stream(cpu)};
+  }
   std::optional<Device> device;
   try {
     device.emplace(device_id);

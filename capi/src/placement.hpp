@@ -17,9 +17,9 @@ struct Placement {
 };
 
 /// The device the checked `tensors` are on (check_descriptors made them agree) and `stream` borrowed on
-/// it. CPU tensors are UNSUPPORTED_DEVICE: this build runs kernels on CUDA devices only. No driver or no
-/// device `device_id` is DEVICE_UNAVAILABLE; a stream the driver does not know, or of another device,
-/// INVALID_STREAM.
+/// it. Host tensors run on the CPU interpreter, synchronously, and take a null stream (else
+/// INVALID_STREAM). For CUDA tensors, no driver or no device `device_id` is DEVICE_UNAVAILABLE; a stream
+/// the driver does not know, or of another device, INVALID_STREAM.
 Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void* stream);
 
 /// `tensor`'s memory as a cutile tensor on `placement`'s device, never freed by cutile; memory the driver

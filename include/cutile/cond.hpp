@@ -3,10 +3,11 @@
 //
 // Each branch is a lambda that runs once, while tracing, with the builder inside its region. A tile
 // created inside a branch is an SSA value of that region: it is valid only inside the branch, so hand it
-// out as the branch's result, never through a captured variable. Outputs are accessed outside branches
-// (doing it inside is a UserError for now: their token chains would continue from values of the region).
+// out as the branch's result, never through a captured variable. Outputs may be loaded and stored in
+// branches: their memory tokens become branch results (the branches are traced twice: once to find them).
 #pragma once
 
+#include <functional>
 #include <source_location>
 #include <type_traits>
 
@@ -36,20 +37,51 @@ struct branch_types<std::tuple<T...>> {
 template <class T>
 concept BranchResult = LoopState<T>;
 
+namespace detail {
+// Both branches of a Tile IR `if`, with the memory tokens of the outputs they access as extra results.
+// `then_fn` and `else_fn` return the user's values (a vector of IR values, possibly empty); `else_fn` is
+// null for a `when`, which gets an else region only to pass tokens on.
+template <class Then>
+std::vector<ir::Value*> branch(const Bool& condition, std::vector<ir::Type> result_types, Then then_fn,
+                               const std::function<std::vector<ir::Value*>()>& else_fn,
+                               const std::source_location& where) {
+  TraceContext& ctx = TraceContext::current(where);
+  ir::Builder& b = ctx.at(where);
+  const size_t user_results = result_types.size();
+  auto build = [&](std::span<const TraceContext::ChainUse> uses, std::vector<ir::Value*> entry_tokens) {
+    auto arm = [&](auto& fn) {
+      return [&](ir::Builder&, std::span<ir::Value* const>) {
+        TraceContext::NestedRegion nested(ctx);
+        TraceContext::set_tokens(uses, entry_tokens);  // each arm starts from the tokens before the `if`
+        std::vector<ir::Value*> yielded = fn();
+        for (ir::Value* token : ctx.tokens_of(uses, ctx.builder())) yielded.push_back(token);
+        return yielded;
+      };
+    };
+    std::vector<ir::Type> types = result_types;
+    types.resize(user_results + TraceContext::token_count(uses), ir::Type::token());
+    b.set_location(ir::Location::from(where));
+    const std::function<std::vector<ir::Value*>()> nothing = [] { return std::vector<ir::Value*>{}; };
+    if (types.empty() && !else_fn) return b.if_else(condition.value(), {}, arm(then_fn));
+    return b.if_else(condition.value(), std::move(types), arm(then_fn), arm(else_fn ? else_fn : nothing));
+  };
+  const auto uses = ctx.chains_used_by([&] { build({}, {}); });
+  std::vector<ir::Value*> entry_tokens = ctx.tokens_of(uses, b);
+  std::vector<ir::Value*> results = build(uses, entry_tokens);
+  TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(user_results));
+  results.resize(user_results);
+  return results;
+}
+}  // namespace detail
+
 /// condition ? then_fn() : else_fn(), decided at run time; both branches must return the same type.
 template <class Then, class Else, class R = std::invoke_result_t<Then>>
   requires BranchResult<R> && std::is_same_v<std::invoke_result_t<Else>, R>
 R cond(const Bool& condition, Then then_fn, Else else_fn,
        std::source_location where = std::source_location::current()) {
-  ir::Builder& b = detail::trace_at(where);
-  auto branch = [&where](auto& fn) {
-    return [&fn, &where](ir::Builder&, std::span<ir::Value* const>) {
-      detail::TraceContext::NestedRegion nested(detail::TraceContext::current(where));
-      return detail::carried<R>::values(fn());
-    };
-  };
-  std::vector<ir::Value*> results =
-      b.if_else(condition.value(), detail::branch_types<R>::get(), branch(then_fn), branch(else_fn));
+  std::vector<ir::Value*> results = detail::branch(
+      condition, detail::branch_types<R>::get(), [&] { return detail::carried<R>::values(then_fn()); },
+      [&] { return detail::carried<R>::values(else_fn()); }, where);
   return detail::carried<R>::rebuild(results);
 }
 
@@ -57,11 +89,13 @@ R cond(const Bool& condition, Then then_fn, Else else_fn,
 template <class Fn>
   requires std::is_void_v<std::invoke_result_t<Fn>>
 void when(const Bool& condition, Fn fn, std::source_location where = std::source_location::current()) {
-  detail::trace_at(where).if_else(condition.value(), {}, [&fn, &where](ir::Builder&, std::span<ir::Value* const>) {
-    detail::TraceContext::NestedRegion nested(detail::TraceContext::current(where));
-    fn();
-    return std::vector<ir::Value*>{};
-  });
+  detail::branch(
+      condition, {},
+      [&] {
+        fn();
+        return std::vector<ir::Value*>{};
+      },
+      nullptr, where);
 }
 
 }  // namespace cutile

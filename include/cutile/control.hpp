@@ -46,25 +46,56 @@ concept LoopState = requires { detail::carried<T>::count; };
 template <class T>
 concept IndexLike = std::is_same_v<T, Int> || std::is_integral_v<T>;
 
+namespace detail {
+
+template <LoopState State, class Body>
+State counted_loop(const Int& lo, const Int& hi, const Int& step, State init, Body body,
+                   const std::source_location& where) {
+  using Carried = carried<State>;
+  TraceContext& ctx = TraceContext::current(where);
+  ir::Builder& b = ctx.at(where);
+  const std::vector<ir::Value*> init_values = Carried::values(init);
+  auto build = [&](std::span<const TraceContext::ChainUse> uses, std::vector<ir::Value*> carried_values) {
+    b.set_location(ir::Location::from(where));
+    return b.for_loop(lo.value(), hi.value(), step.value(), std::move(carried_values),
+                      [&](ir::Builder&, std::span<ir::Value* const> args) {
+                        TraceContext::NestedRegion nested(ctx);
+                        TraceContext::set_tokens(uses, args.subspan(1 + Carried::count));
+                        State next = body(Int(args[0]), Carried::rebuild(args.subspan(1, Carried::count)));
+                        std::vector<ir::Value*> yielded = Carried::values(next);
+                        for (ir::Value* token : ctx.tokens_of(uses, ctx.builder())) yielded.push_back(token);
+                        return yielded;
+                      });
+  };
+  const auto uses = ctx.chains_used_by([&] { build({}, init_values); });
+  std::vector<ir::Value*> carried_values = init_values;
+  for (ir::Value* token : ctx.tokens_of(uses, b)) carried_values.push_back(token);
+  std::vector<ir::Value*> results = build(uses, std::move(carried_values));
+  TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(Carried::count));
+  return Carried::rebuild(results);
+}
+
+}  // namespace detail
+
 /// for k in [lower, upper): state = body(k, state); returns the final state. `body` must return the
-/// same type as `init`.
+/// same type as `init` (a tile or a std::tuple of tiles; std::tuple<> for none). Outputs the body loads
+/// or stores have their memory tokens carried through the loop too (the body is traced twice: once to
+/// find them).
 template <IndexLike Lower, IndexLike Upper, LoopState State, class Body>
   requires std::is_same_v<std::invoke_result_t<Body, Int, State>, State>
 State loop(Lower lower, Upper upper, State init, Body body,
            std::source_location where = std::source_location::current()) {
-  ir::Builder& b = detail::trace_at(where);
-  Int lo = detail::as_index(lower, where);
-  Int hi = detail::as_index(upper, where);
-  Int step = detail::as_index(1, where);
-  b.set_location(ir::Location::from(where));
-  std::vector<ir::Value*> results = b.for_loop(
-      lo.value(), hi.value(), step.value(), detail::carried<State>::values(init),
-      [&](ir::Builder&, std::span<ir::Value* const> args) {
-        detail::TraceContext::NestedRegion nested(detail::TraceContext::current(where));
-        State next = body(Int(args[0]), detail::carried<State>::rebuild(args.subspan(1)));
-        return detail::carried<State>::values(next);
-      });
-  return detail::carried<State>::rebuild(results);
+  return detail::counted_loop(detail::as_index(lower, where), detail::as_index(upper, where),
+                              detail::as_index(1, where), std::move(init), std::move(body), where);
+}
+
+/// for k in [lower, upper) step `step` (positive): state = body(k, state).
+template <IndexLike Lower, IndexLike Upper, IndexLike Step, LoopState State, class Body>
+  requires std::is_same_v<std::invoke_result_t<Body, Int, State>, State>
+State loop(Lower lower, Upper upper, Step step, State init, Body body,
+           std::source_location where = std::source_location::current()) {
+  return detail::counted_loop(detail::as_index(lower, where), detail::as_index(upper, where),
+                              detail::as_index(step, where), std::move(init), std::move(body), where);
 }
 
 }  // namespace cutile

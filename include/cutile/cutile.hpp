@@ -15,4 +15,5 @@
 #include "cutile/reduce.hpp"
 #include "cutile/shape.hpp"
 #include "cutile/shape_ops.hpp"
+#include "cutile/schedule.hpp"
 #include "cutile/tile.hpp"

@@ -134,23 +134,23 @@ class Out {
   /// Writes this block's tile; elements past the tensor's edge are not written.
   void store(const Tile<E, S>& value, AccessHints hints = {},
              std::source_location where = std::source_location::current()) const {
-    detail::TraceContext::current(where).require_top_level(where, "storing to an output");
     ir::Builder& b = detail::trace_at(where);
     ir::Value* token = b.store_view(value.value(), view(b), index(where), tokens_->last_access,
                                     ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
     tokens_->last_store = tokens_->last_access = token;
+    ++tokens_->stores;
   }
 
   /// Reads this block's tile (for kernels that update their output in place).
   Tile<E, S> load(pad padding = pad::none, AccessHints hints = {},
                   std::source_location where = std::source_location::current()) const {
-    detail::TraceContext::current(where).require_top_level(where, "loading from an output");
     ir::Builder& b = detail::trace_at(where);
     auto [tile, token] = b.load_view(view(b, padding), index(where), tokens_->last_store, ir::MemoryOrdering::weak,
                                      std::nullopt, detail::access_hints(hints));
     tokens_->last_access = tokens_->last_access && tokens_->last_access != tokens_->last_store
                                ? b.join_tokens({tokens_->last_access, token})
                                : token;
+    ++tokens_->loads;
     return Tile<E, S>(tile);
   }
 

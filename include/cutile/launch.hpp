@@ -4,8 +4,9 @@
 //   cutile::launch(softmax_rows<bf16, 4096>, y.partition({1, 4096}), x).sync();
 //
 // Arguments: an In<E, S> takes a Tensor<E> (or an AnyTensor of element E), an Out<E, S> a Partition<E>
-// whose tile shape is S, a scalar Tile<E, Shape<>> a number. The grid is the output partitions' grid
-// (they must agree) unless LaunchOptions::grid gives it. Launch-time checks: element type, rank, static
+// whose tile shape is S (so does an OutTiles<E, S>), a scalar Tile<E, Shape<>> a number. The grid is the
+// Out partitions' grid (they must agree) unless LaunchOptions::grid gives it; a kernel whose outputs are
+// all OutTiles gets one block per SM (at most one per tile) by default, and always a 1-D grid. Launch-time checks: element type, rank, static
 // dims, partition tile shape, device, outputs overlapping any other argument, live partitions of
 // arguments; work on other streams that touches an argument is waited for.
 #pragma once
@@ -91,6 +92,13 @@ struct arg_binder<In<E, S>> {
 template <Element E, TileShape S>
 struct arg_binder<Out<E, S>> {
   static LaunchArg bind(const Partition<E>& p) { return {ArgKind::output, ir_element<E>, p.arg_view(), S::vector(), 0}; }
+};
+
+template <Element E, TileShape S>
+struct arg_binder<OutTiles<E, S>> {
+  static LaunchArg bind(const Partition<E>& p) {
+    return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::vector(), 0};
+  }
 };
 
 template <Element E>

@@ -5,10 +5,33 @@
 
 namespace cutile {
 
-/// Rounding of exp and tanh: `full` is the accurate default; `approx` trades accuracy for speed (f32).
-enum class Precision { full, approx };
+/// The rounding of a float op's result. `standard` is the op's own default (nearest_even for arithmetic
+/// and sqrt, the accurate `full` for exp and tanh); `approx` trades accuracy for speed where the op has
+/// it (divf, sqrt, exp, tanh; f32).
+enum class Rounding { standard, nearest_even, zero, down, up, approx };
+
+/// How a float op computes: its rounding, and whether subnormal inputs and results flush to zero (f32
+/// only). Which ops take which modes is checked where the op is traced.
+struct FloatMode {
+  Rounding rounding = Rounding::standard;
+  bool flush_to_zero = false;
+};
+inline constexpr FloatMode ftz{.flush_to_zero = true};
+inline constexpr FloatMode approx{.rounding = Rounding::approx};
+inline constexpr FloatMode approx_ftz{.rounding = Rounding::approx, .flush_to_zero = true};
 
 namespace detail {
+
+/// What modes an op accepts: rounding modes (IEEE directed ones, approx) and flush_to_zero.
+struct ModeSupport {
+  bool directed = false;
+  bool approx = false;
+  bool flush = false;
+};
+
+/// The attributes for `mode` on op `name`; a located cutile::UserError for a mode the op lacks.
+std::vector<ir::NamedAttribute> float_mode_attrs(std::string_view name, FloatMode mode, ModeSupport support,
+                                                 bool is_f32, const std::source_location& where);
 
 template <Element E, TileShape S>
 Tile<E, S> float_unary(ir::Opcode op, const Tile<E, S>& x, const std::source_location& where,
@@ -16,9 +39,10 @@ Tile<E, S> float_unary(ir::Opcode op, const Tile<E, S>& x, const std::source_loc
   return Tile<E, S>(trace_at(where).unary(op, x.value(), std::move(attrs)));
 }
 
-inline std::vector<ir::NamedAttribute> precision_attr(Precision p) {
-  if (p == Precision::full) return {};
-  return {{"rounding_mode", ir::Attribute::enum_of(ir::EnumKind::rounding, ir::RoundingMode::approx)}};
+template <Element E, TileShape S>
+Tile<E, S> moded_unary(ir::Opcode op, std::string_view name, const Tile<E, S>& x, FloatMode mode, ModeSupport support,
+                       const std::source_location& where) {
+  return float_unary(op, x, where, float_mode_attrs(name, mode, support, std::is_same_v<E, float>, where));
 }
 
 }  // namespace detail
@@ -28,11 +52,8 @@ inline std::vector<ir::NamedAttribute> precision_attr(Precision p) {
   Tile<E, S> NAME(const Tile<E, S>& x, std::source_location where = std::source_location::current()) { \
     return detail::float_unary(OP, x, where);                                                         \
   }
-CUTILE_FLOAT_UNARY(exp2, ir::Opcode::exp2)
 CUTILE_FLOAT_UNARY(log, ir::Opcode::log)
 CUTILE_FLOAT_UNARY(log2, ir::Opcode::log2)
-CUTILE_FLOAT_UNARY(sqrt, ir::Opcode::sqrt)
-CUTILE_FLOAT_UNARY(rsqrt, ir::Opcode::rsqrt)
 CUTILE_FLOAT_UNARY(sin, ir::Opcode::sin)
 CUTILE_FLOAT_UNARY(cos, ir::Opcode::cos)
 CUTILE_FLOAT_UNARY(tan, ir::Opcode::tan)
@@ -42,17 +63,50 @@ CUTILE_FLOAT_UNARY(floor, ir::Opcode::floor)
 CUTILE_FLOAT_UNARY(ceil, ir::Opcode::ceil)
 #undef CUTILE_FLOAT_UNARY
 
+/// e^x; FloatMode: rounding approx.
 template <FloatElement E, TileShape S>
-Tile<E, S> exp(const Tile<E, S>& x, Precision precision = Precision::full,
-               std::source_location where = std::source_location::current()) {
-  return detail::float_unary(ir::Opcode::exp, x, where, detail::precision_attr(precision));
+Tile<E, S> exp(const Tile<E, S>& x, FloatMode mode = {}, std::source_location where = std::source_location::current()) {
+  return detail::moded_unary(ir::Opcode::exp, "exp", x, mode, {.approx = true}, where);
+}
+/// 2^x; FloatMode: flush_to_zero.
+template <FloatElement E, TileShape S>
+Tile<E, S> exp2(const Tile<E, S>& x, FloatMode mode = {}, std::source_location where = std::source_location::current()) {
+  return detail::moded_unary(ir::Opcode::exp2, "exp2", x, mode, {.flush = true}, where);
+}
+/// tanh x; FloatMode: rounding approx.
+template <FloatElement E, TileShape S>
+Tile<E, S> tanh(const Tile<E, S>& x, FloatMode mode = {}, std::source_location where = std::source_location::current()) {
+  return detail::moded_unary(ir::Opcode::tanh, "tanh", x, mode, {.approx = true}, where);
+}
+/// √x; FloatMode: any rounding, flush_to_zero.
+template <FloatElement E, TileShape S>
+Tile<E, S> sqrt(const Tile<E, S>& x, FloatMode mode = {}, std::source_location where = std::source_location::current()) {
+  return detail::moded_unary(ir::Opcode::sqrt, "sqrt", x, mode, {.directed = true, .approx = true, .flush = true}, where);
+}
+/// 1/√x; FloatMode: flush_to_zero.
+template <FloatElement E, TileShape S>
+Tile<E, S> rsqrt(const Tile<E, S>& x, FloatMode mode = {}, std::source_location where = std::source_location::current()) {
+  return detail::moded_unary(ir::Opcode::rsqrt, "rsqrt", x, mode, {.flush = true}, where);
 }
 
-template <FloatElement E, TileShape S>
-Tile<E, S> tanh(const Tile<E, S>& x, Precision precision = Precision::full,
-                std::source_location where = std::source_location::current()) {
-  return detail::float_unary(ir::Opcode::tanh, x, where, detail::precision_attr(precision));
-}
+/// a + b, a − b, a · b, a / b with an explicit FloatMode (the operators use the standard one): directed
+/// roundings and flush_to_zero; div also approx.
+#define CUTILE_MODED_BINARY(NAME, OP, APPROX)                                                                 \
+  template <FloatElement E, TileShape A, TileShape B>                                                        \
+    requires Broadcastable<A, B>                                                                             \
+  Tile<E, broadcast_shape<A, B>> NAME(const Tile<E, A>& a, const Tile<E, B>& b, FloatMode mode,              \
+                                      std::source_location where = std::source_location::current()) {        \
+    using R = broadcast_shape<A, B>;                                                                         \
+    auto attrs = detail::float_mode_attrs(#NAME, mode, {.directed = true, .approx = APPROX, .flush = true},   \
+                                          std::is_same_v<E, float>, where);                                  \
+    return Tile<E, R>(                                                                                       \
+        detail::trace_at(where).binary(OP, broadcast_to<R>(a).value(), broadcast_to<R>(b).value(), attrs));  \
+  }
+CUTILE_MODED_BINARY(add, ir::Opcode::addf, false)
+CUTILE_MODED_BINARY(sub, ir::Opcode::subf, false)
+CUTILE_MODED_BINARY(mul, ir::Opcode::mulf, false)
+CUTILE_MODED_BINARY(div, ir::Opcode::divf, true)
+#undef CUTILE_MODED_BINARY
 
 template <Element E, TileShape S>
 Tile<E, S> abs(const Tile<E, S>& x, std::source_location where = std::source_location::current()) {

@@ -1,4 +1,4 @@
-// Tensors on the GPU: a shape and strides (in elements) over shared storage, owned or borrowed.
+// Tensors on a device (a GPU, or the CPU): a shape and strides (in elements) over shared storage, owned or borrowed.
 #pragma once
 
 #include <cstdint>
@@ -84,6 +84,8 @@ class AnyTensor {
   void check_has_memory(std::string_view action) const;
   void check_contiguous(std::string_view action) const;
   void check_stream(const Stream& stream, std::string_view action) const;
+  /// Marks `bytes` from the first element as written in a CPU storage's map.
+  void mark_initialised(int64_t bytes);
 
   std::shared_ptr<TensorStorage> storage_;
   ir::ElementType element_;

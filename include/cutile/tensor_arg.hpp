@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,8 @@ struct TensorArgView {
   int64_t element_size = 0;             ///< bytes per element in memory
   std::vector<int64_t> shape, strides;  ///< in elements
   int device = -1;                      ///< device ordinal; -1 for a meta tensor, which has no memory
+  bool on_cpu = false;                  ///< memory of Device::cpu() (host memory; device is 0)
+  std::span<uint8_t> initialised;       ///< CPU memory: which of the byte_extent() bytes were written
   std::shared_ptr<BorrowState> state;
   std::vector<int64_t> tile_shape;  ///< a partition's tile; empty for a whole tensor
   uint64_t borrow = 0;              ///< the exclusive borrow a partition holds; 0 for a whole tensor

@@ -1,10 +1,12 @@
 // The memory behind tensors: owned device memory, borrowed device memory, or none (meta), plus the
-// borrow state every handle and view of that memory shares.
+// borrow state every handle and view of that memory shares. The CPU device's memory is host memory.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "cutile/borrow_state.hpp"
 #include "cutile/device.hpp"
@@ -21,9 +23,11 @@ class TensorStorage {
   };
 
   /// `bytes` of device memory, stream-ordered on `stream` (cuMemAllocAsync) where the device supports
-  /// it, else with cuMemAlloc. Other streams wait for the allocation before their first use.
+  /// it, else with cuMemAlloc. Other streams wait for the allocation before their first use. On the CPU
+  /// device: 256-byte aligned host memory, with a map of which bytes have been written.
   static std::shared_ptr<TensorStorage> allocate(const Device& device, int64_t bytes, const Stream& stream);
-  /// `bytes` from `address`, which must be device memory of `device` (checked with the driver).
+  /// `bytes` from `address`, which must be device memory of `device` (checked with the driver), or host
+  /// memory for the CPU device (taken as initialised).
   static std::shared_ptr<TensorStorage> borrow(const Device& device, uint64_t address, int64_t bytes);
   static std::shared_ptr<TensorStorage> meta(int64_t bytes);
 
@@ -40,6 +44,9 @@ class TensorStorage {
   /// Null for a meta storage.
   const Device* device() const { return device_ ? &*device_ : nullptr; }
   const std::shared_ptr<BorrowState>& state() const { return state_; }
+  /// Owned CPU memory: one byte per memory byte, nonzero once written (the interpreter reports reads of
+  /// the others). Empty for all other storage.
+  std::span<uint8_t> initialised() { return initialised_; }
 
  private:
   TensorStorage(Kind kind, std::optional<Device> device, uint64_t address, int64_t bytes, bool stream_ordered)
@@ -55,6 +62,7 @@ class TensorStorage {
   int64_t bytes_;
   bool stream_ordered_;
   std::shared_ptr<BorrowState> state_ = std::make_shared<BorrowState>();
+  std::vector<uint8_t> initialised_;
 };
 
 }  // namespace cutile

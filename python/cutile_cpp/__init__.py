@@ -1,7 +1,7 @@
 """cutile_cpp: the cutile-cpp kernel library for PyTorch, through the C ABI of libcutile_cpp_kernels.so.
 
     import cutile_cpp
-    y = cutile_cpp.softmax(x)          # x: a 2-D CUDA tensor; runs on x's device and current stream
+    y = cutile_cpp.softmax(x)  # x: 2-D; on x's GPU and its current stream, or on the CPU interpreter
 
 `import cutile_cpp.tilegym` registers the ops with TileGym's dispatcher as backend "cutile-cpp".
 """

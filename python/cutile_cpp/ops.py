@@ -1,8 +1,8 @@
 """The kernel library's ops on torch.Tensors.
 
 Each op checks its arguments in Python (TypeError/ValueError naming the argument), allocates its output
-on the input's device, and runs the kernel through the C ABI on that device's current stream, without a
-copy or a synchronisation; a failure of the library raises CutileCppError with its status. Each op is
+on the input's device, and runs the kernel through the C ABI: for CUDA tensors on that device's current
+stream, without a copy or a synchronisation; for CPU tensors on the CPU interpreter, before it returns; a failure of the library raises CutileCppError with its status. Each op is
 also a torch.library custom op, `torch.ops.cutile_cpp.<op>`, with a fake implementation, so torch.compile
 traces through it without a graph break (eager calls go to the library directly).
 

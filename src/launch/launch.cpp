@@ -2,6 +2,7 @@
 // tracing and compiling on a miss, parameter packing and the driver launch.
 #include "cutile/launch.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "cutile/compile/cubin_cache.hpp"
 #include "cutile/compile/dump.hpp"
 #include "cutile/error.hpp"
+#include "cutile/interp/run.hpp"
 #include "cutile/ir/printer.hpp"
 #include "cutile/ir/verifier.hpp"
 #include "cutile/runtime/driver_api.hpp"
@@ -30,7 +32,10 @@ std::string dims_text(const std::vector<int64_t>& dims) {
 }
 
 std::string arg_name(size_t i, const LaunchArg& arg) {
-  const char* kind = arg.kind == ArgKind::input ? "In" : arg.kind == ArgKind::output ? "Out" : "scalar";
+  const char* kind = arg.kind == ArgKind::input          ? "In"
+                     : arg.kind == ArgKind::output       ? "Out"
+                     : arg.kind == ArgKind::output_tiles ? "OutTiles"
+                                                         : "scalar";
   return "argument " + std::to_string(i) + " (" + kind + "<" + std::string(ir::element_type_name(arg.element)) + ">)";
 }
 
@@ -67,7 +72,7 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
   }
   // Outputs are exclusive: no other argument may reach their memory.
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind != ArgKind::output) continue;
+    if (!is_output(args[i].kind)) continue;
     for (size_t j = 0; j < args.size(); ++j) {
       if (i == j || !args[j].tensor) continue;
       if (args[i].tensor->device >= 0 && storage_overlaps(*args[i].tensor, *args[j].tensor))
@@ -96,14 +101,25 @@ std::vector<ArrayFacts> all_facts(std::span<const LaunchArg> args) {
   return facts;
 }
 
-std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchOptions& options) {
+// `default_blocks`: how many blocks a kernel whose outputs are all OutTiles gets (the device's SMs).
+std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchOptions& options, int64_t default_blocks) {
   std::optional<std::array<int64_t, 3>> grid;
   size_t decided_by = 0;
+  int64_t most_tiles = 0;  // of any OutTiles argument
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind != ArgKind::output) continue;
+    if (!is_output(args[i].kind)) continue;
     const TensorArgView& t = *args[i].tensor;
     std::array<int64_t, 3> g = {1, 1, 1};
-    for (size_t d = 0; d < t.shape.size(); ++d) g[d] = (t.shape[d] + t.tile_shape[d] - 1) / t.tile_shape[d];
+    int64_t tiles = 1;
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      const int64_t n = (t.shape[d] + t.tile_shape[d] - 1) / t.tile_shape[d];
+      g[d] = n;
+      tiles *= n;
+    }
+    if (args[i].kind == ArgKind::output_tiles) {
+      most_tiles = std::max(most_tiles, tiles);
+      continue;
+    }
     if (grid && *grid != g)
       throw UserError("output partitions disagree on the launch grid: " + arg_name(decided_by, args[decided_by]) + " gives " +
                       dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}) + ", " + arg_name(i, args[i]) + " gives " +
@@ -117,9 +133,14 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
                       " differs from the output partitions' grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
     grid = options.grid;
   }
+  const bool scheduled = std::any_of(args.begin(), args.end(), [](const LaunchArg& a) { return a.kind == ArgKind::output_tiles; });
+  if (!grid && scheduled) grid = std::array<int64_t, 3>{std::clamp<int64_t>(most_tiles, 1, default_blocks), 1, 1};
   if (!grid) throw UserError("the kernel has no output partition to take the launch grid from: pass LaunchOptions::grid");
   for (int64_t g : *grid)
     if (g < 1 || g > INT32_MAX) throw UserError("launch grid dimensions must be in 1..2^31-1, got " + std::to_string(g));
+  if (scheduled && ((*grid)[1] != 1 || (*grid)[2] != 1))
+    throw UserError("a kernel with OutTiles parameters runs on a 1-D grid (its schedules hand out tiles by the x block "
+                    "index only), got the grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
   return *grid;
 }
 
@@ -162,38 +183,55 @@ struct Specialisation {
   size_t bytecode_bytes = 0;
 };
 
-// Trace, verify, write bytecode and get the cubin (dumping and bypassing the caches when asked).
+// Trace and verify; with the bytecode written, and dumped when CUTILE_DUMP asks for this kernel.
+struct TracedModule {
+  std::unique_ptr<ir::Module> module;
+  std::string name;
+  std::vector<uint8_t> bytecode;
+  bool dumped = false;
+};
+
+TracedModule trace_module(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options) {
+  TracedModule traced;
+  traced.module = kernel.trace(kernel.kernel, all_facts(args));
+  ir::Function& entry = *traced.module->functions().front();
+  entry.set_hints(entry_hints(options.hints));
+  const ir::Version version = bytecode_version();
+  ir::verify_module(*traced.module, version);
+  traced.name = entry.name();
+  traced.bytecode = bytecode::write_bytecode(*traced.module, {.version = version});
+  const compile::DumpConfig dump = compile::DumpConfig::from_env();
+  if (dump.wants(traced.name)) {
+    compile::write_dump(dump, traced.name, ir::print_module(*traced.module), traced.bytecode);
+    traced.dumped = true;
+  }
+  return traced;
+}
+
+// Trace, verify, write bytecode and get the cubin (bypassing the caches for a dumped kernel).
 Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
                           const std::string& gpu) {
   const auto start = Clock::now();
-  const std::vector<ArrayFacts> facts = all_facts(args);
-  std::unique_ptr<ir::Module> module = kernel.trace(kernel.kernel, facts);
-  ir::Function& entry = *module->functions().front();
-  entry.set_hints(entry_hints(options.hints));
-  const ir::Version version = bytecode_version();
-  ir::verify_module(*module, version);
-  const std::vector<uint8_t> bytecode = bytecode::write_bytecode(*module, {.version = version});
+  const TracedModule traced = trace_module(kernel, args, options);
   Specialisation s;
-  s.name = entry.name();
-  s.bytecode_bytes = bytecode.size();
+  s.name = traced.name;
+  s.bytecode_bytes = traced.bytecode.size();
   s.trace_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   compile::CompileOptions compile_options;
   compile_options.gpu_name = gpu;
   compile_options.opt_level = options.opt_level;
-  const compile::DumpConfig dump = compile::DumpConfig::from_env();
-  if (dump.wants(s.name)) {
-    compile::write_dump(dump, s.name, ir::print_module(*module), bytecode);
-    s.cubin = compile::CubinCache::global().compile_fresh(bytecode, compile_options, s.name);
-  } else {
-    s.cubin = compile::CubinCache::global().get(bytecode, compile_options, s.name);
-  }
+  s.cubin = traced.dumped ? compile::CubinCache::global().compile_fresh(traced.bytecode, compile_options, s.name)
+                          : compile::CubinCache::global().get(traced.bytecode, compile_options, s.name);
   return s;
 }
 
-// Launch-ready kernels, one per (kernel, argument facts, options, device).
+// Launch-ready kernels, one per (kernel, argument facts, options, device): a loaded cubin for a GPU, the
+// verified module for the CPU interpreter.
 struct LoadedKernel {
-  runtime::LoadedModule module;
+  std::optional<runtime::LoadedModule> module;
   runtime::KernelFunction function;
+  std::unique_ptr<ir::Module> interpreted;
+  std::string name;
 };
 
 struct TableKey {
@@ -213,6 +251,7 @@ struct TableKeyHash {
   }
 };
 
+// `device` is the GPU ordinal, or -1 for the CPU.
 TableKey table_key(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options, int device) {
   TableKey key{kernel.kernel, device, options.opt_level, {}};
   for (const LaunchArg& a : args) {
@@ -238,15 +277,23 @@ std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<c
                                             const LaunchOptions& options, const Device& device) {
   // A dump must never be skipped by a table hit, so dumping re-traces every launch.
   const bool dumping = std::getenv("CUTILE_DUMP") != nullptr;
-  const TableKey key = table_key(kernel, args, options, device.index());
+  const TableKey key = table_key(kernel, args, options, device.is_cpu() ? -1 : device.index());
   if (!dumping) {
     std::lock_guard lock(table_mutex);
     if (auto it = kernel_table().find(key); it != kernel_table().end()) return it->second;
   }
-  const Specialisation s = specialise(kernel, args, options, device.arch());
-  device.make_current();
-  auto loaded = std::make_shared<LoadedKernel>(LoadedKernel{runtime::LoadedModule(s.cubin->cubin), {}});
-  loaded->function = loaded->module.function(s.name);
+  auto loaded = std::make_shared<LoadedKernel>();
+  if (device.is_cpu()) {
+    TracedModule traced = trace_module(kernel, args, options);
+    loaded->interpreted = std::move(traced.module);
+    loaded->name = traced.name;
+  } else {
+    const Specialisation s = specialise(kernel, args, options, device.arch());
+    device.make_current();
+    loaded->module.emplace(s.cubin->cubin);
+    loaded->function = loaded->module->function(s.name);
+    loaded->name = s.name;
+  }
   std::lock_guard lock(table_mutex);
   return kernel_table().emplace(key, std::move(loaded)).first->second;
 }
@@ -272,35 +319,59 @@ PackedParams pack(std::span<const LaunchArg> args) {
   return p;
 }
 
+Device device_of(const TensorArgView& t) { return t.on_cpu ? Device::cpu() : Device(t.device); }
+
 Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& options) {
-  std::optional<int> index;
+  std::optional<Device> device;
+  size_t decided_by = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].tensor) continue;
-    const int d = args[i].tensor->device;
-    if (index && *index != d)
-      throw UserError(arg_name(i, args[i]) + " is on cuda:" + std::to_string(d) + " but earlier arguments are on cuda:" +
-                      std::to_string(*index) + ": all tensors of a launch must be on one device");
-    index = d;
+    const Device d = device_of(*args[i].tensor);
+    if (device && !(*device == d))
+      throw UserError(arg_name(i, args[i]) + " is on " + d.describe() + " but " + arg_name(decided_by, args[decided_by]) +
+                      " is on " + device->describe() + ": all tensors of a launch must be on one device");
+    if (!device) decided_by = i;
+    device = d;
   }
-  if (options.stream && index && options.stream->device().index() != *index)
-    throw UserError("the launch stream belongs to " + options.stream->device().describe() + " but the tensors are on cuda:" +
-                    std::to_string(*index));
+  if (options.stream && device && !(options.stream->device() == *device))
+    throw UserError("the launch stream belongs to " + options.stream->device().describe() + " but the tensors are on " +
+                    device->describe());
   if (options.stream) return options.stream->device();
-  return Device(index.value_or(0));
+  return device ? *device : default_device();
+}
+
+// Runs the kernel on the CPU interpreter, synchronously: the tensors' host memory is all it may touch,
+// inputs read-only.
+void interpret(const LoadedKernel& loaded, std::span<const LaunchArg> args, const std::array<int64_t, 3>& grid) {
+  std::vector<interp::MemoryRegion> memory;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].tensor) continue;
+    const TensorArgView& t = *args[i].tensor;
+    memory.push_back({.address = t.address,
+                      .bytes = t.byte_extent(),
+                      .name = arg_name(i, args[i]),
+                      .writable = is_output(args[i].kind),
+                      .initialised = t.initialised});
+  }
+  interp::run(*loaded.interpreted, loaded.name, pack(args).slots, grid, memory);
 }
 
 }  // namespace
 
 Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options) {
   check_args(args, /*needs_memory=*/true);
-  const std::array<int64_t, 3> grid = infer_grid(args, options);
   const Device device = launch_device(args, options);
+  const std::array<int64_t, 3> grid = infer_grid(args, options, device.sm_count());
   const Stream stream = options.stream.value_or(Stream::default_stream(device));
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].tensor)
-      args[i].tensor->order_before_use(stream, args[i].kind == ArgKind::output ? Access::write : Access::read,
+      args[i].tensor->order_before_use(stream, is_output(args[i].kind) ? Access::write : Access::read,
                                        [&] { return arg_name(i, args[i]); });
   std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, device);
+  if (device.is_cpu()) {
+    interpret(*loaded, args, grid);
+    return Completion();  // finished
+  }
   PackedParams params = pack(args);
   device.make_current();
   runtime::check(runtime::driver_api().cuLaunchKernel(loaded->function.handle, static_cast<unsigned>(grid[0]),
@@ -310,7 +381,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   Completion done = Completion::record(stream);
   for (const LaunchArg& a : args) {
     if (!a.tensor) continue;
-    if (a.kind == ArgKind::output)
+    if (is_output(a.kind))
       a.tensor->state->record_write(done);
     else
       a.tensor->state->record_read(done);
@@ -321,7 +392,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
                               const std::string& gpu) {
   check_args(args, /*needs_memory=*/false);
-  infer_grid(args, options);
+  infer_grid(args, options, 1);
   const Specialisation s = specialise(kernel, args, options, gpu);
   return {s.name, gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds, s.cubin->cubin};
 }

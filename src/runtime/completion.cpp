@@ -49,6 +49,7 @@ EventPool& event_pool() {
 }  // namespace
 
 Completion Completion::record(const Stream& stream) {
+  if (stream.device().is_cpu()) return Completion();  // CPU work has finished when it is issued
   stream.device().make_current();
   runtime::CUevent handle = event_pool().take(stream.device().index());
   Completion completion;

@@ -19,6 +19,11 @@ using runtime::check;
 using runtime::driver_api;
 
 Stream::Stream(const Device& device) {
+  // The CPU runs each piece of work to its end when it is issued: its streams are names only.
+  if (device.is_cpu()) {
+    state_ = std::make_shared<const State>(device, nullptr, true);
+    return;
+  }
   device.make_current();
   runtime::CUstream handle = nullptr;
   check(driver_api().cuStreamCreate(&handle, runtime::kStreamNonBlocking), "cuStreamCreate");
@@ -35,6 +40,8 @@ Stream::State::~State() {
 
 Stream Stream::borrow(void* cu_stream, const Device& device) {
   auto handle = static_cast<runtime::CUstream>(cu_stream);
+  if (handle && device.is_cpu())
+    throw UserError("cannot borrow CUstream " + hex(cu_stream) + " for the CPU device: it has no CUDA streams");
   // The null handle is the legacy default stream of whatever context is current; pin it to `device`.
   if (handle) {
     device.make_current();
@@ -55,6 +62,7 @@ Stream Stream::default_stream(const Device& device) {
 }
 
 void Stream::synchronize() const {
+  if (state_->device.is_cpu()) return;
   state_->device.make_current();
   check(driver_api().cuStreamSynchronize(state_->handle), "cuStreamSynchronize");
 }

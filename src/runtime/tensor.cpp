@@ -1,5 +1,6 @@
 #include "cutile/tensor.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -95,6 +96,11 @@ TensorArgView AnyTensor::arg_view() const {
   view.shape = shape_;
   view.strides = strides_;
   view.device = is_meta() ? -1 : storage_->device()->index();
+  if (!is_meta() && storage_->device()->is_cpu()) {
+    view.on_cpu = true;
+    if (std::span<uint8_t> map = storage_->initialised(); !map.empty())
+      view.initialised = map.subspan(static_cast<size_t>(offset_), static_cast<size_t>(view.byte_extent()));
+  }
   view.state = storage_->state();
   return view;
 }
@@ -121,11 +127,19 @@ void AnyTensor::check_contiguous(std::string_view action) const {
                     format_extents(strides_) + ": it is not contiguous");
 }
 
+void AnyTensor::mark_initialised(int64_t bytes) {
+  std::span<uint8_t> map = storage_->initialised();
+  if (!map.empty()) std::fill_n(map.begin() + offset_, bytes, uint8_t{1});
+}
+
 void AnyTensor::copy_to_host(void* destination) const {
   borrow_state().wait_for_host(Access::read, [&] { return "read tensor " + describe() + " with to_host()"; });
   check_has_memory("read");
   const int64_t count = numel();
   if (count == 0) return;
+  if (device().is_cpu())
+    return gather(reinterpret_cast<const uint8_t*>(address()), static_cast<uint8_t*>(destination), shape_, strides_,
+                  element_size_);
   device().make_current();
   if (is_contiguous()) {
     check(driver_api().cuMemcpyDtoH_v2(destination, address(), static_cast<size_t>(count * element_size_)),
@@ -147,6 +161,11 @@ void AnyTensor::copy_from_host(const void* source, const Stream& stream) {
   if (bytes == 0) return borrow_state().check_not_borrowed(action);
   BorrowState& state = borrow_state();
   state.order_before_use(stream, Access::write, action);
+  if (stream.device().is_cpu()) {
+    std::memcpy(data(), source, static_cast<size_t>(bytes));
+    mark_initialised(bytes);
+    return;
+  }
   stream.device().make_current();
   // From pageable memory this returns once `source` has been staged, so the caller may reuse it.
   check(driver_api().cuMemcpyHtoDAsync_v2(address(), source, static_cast<size_t>(bytes), stream.handle()),
@@ -163,6 +182,11 @@ void AnyTensor::zero(const Stream& stream) {
   if (bytes == 0) return borrow_state().check_not_borrowed(action);
   BorrowState& state = borrow_state();
   state.order_before_use(stream, Access::write, action);
+  if (stream.device().is_cpu()) {
+    std::memset(data(), 0, static_cast<size_t>(bytes));
+    mark_initialised(bytes);
+    return;
+  }
   stream.device().make_current();
   check(driver_api().cuMemsetD8Async(address(), 0, static_cast<size_t>(bytes), stream.handle()),
         "cuMemsetD8Async");

@@ -10,7 +10,9 @@ int64_t TensorArgView::byte_extent() const {
 
 std::string TensorArgView::describe() const {
   std::string text = std::string(ir::element_type_name(element)) + format_extents(shape) + " on " +
-                     (device >= 0 ? "cuda:" + std::to_string(device) : std::string("no device (meta)"));
+                     (on_cpu        ? std::string("cpu")
+                      : device >= 0 ? "cuda:" + std::to_string(device)
+                                    : std::string("no device (meta)"));
   if (is_partition()) text += " partitioned by tiles " + format_extents(tile_shape);
   return text;
 }
@@ -22,7 +24,7 @@ void TensorArgView::order_before_use(const Stream& stream, Access access,
 }
 
 bool storage_overlaps(const TensorArgView& a, const TensorArgView& b) {
-  if (a.device != b.device) return false;
+  if (a.device != b.device || a.on_cpu != b.on_cpu) return false;
   const int64_t a_bytes = a.byte_extent(), b_bytes = b.byte_extent();
   if (a_bytes == 0 || b_bytes == 0) return false;
   // Half-open ranges [address, address + bytes); unsigned arithmetic cannot overflow for real memory.

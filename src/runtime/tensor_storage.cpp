@@ -1,5 +1,6 @@
 #include "cutile/tensor_storage.hpp"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -35,6 +36,16 @@ std::shared_ptr<TensorStorage> TensorStorage::allocate(const Device& device, int
   if (!(stream.device() == device))
     throw UserError("cannot allocate on " + device.describe() + " in order on a stream of " +
                     stream.device().describe());
+  if (device.is_cpu()) {
+    std::shared_ptr<TensorStorage> storage(new TensorStorage(Kind::owned, device, 0, bytes, false));
+    if (bytes == 0) return storage;
+    constexpr int64_t kAlignment = 256;  // what cuMemAlloc guarantees, so specialisation facts agree
+    void* memory = std::aligned_alloc(kAlignment, static_cast<size_t>((bytes + kAlignment - 1) / kAlignment * kAlignment));
+    if (!memory) throw RuntimeError("cannot allocate " + std::to_string(bytes) + " bytes of host memory for a CPU tensor");
+    storage->address_ = reinterpret_cast<uint64_t>(memory);
+    storage->initialised_.assign(static_cast<size_t>(bytes), 0);
+    return storage;
+  }
   const bool stream_ordered = device.memory_pools_supported();
   std::shared_ptr<TensorStorage> storage(new TensorStorage(Kind::owned, device, 0, bytes, stream_ordered));
   if (bytes == 0) return storage;  // the driver refuses zero bytes; nothing to allocate
@@ -54,7 +65,9 @@ std::shared_ptr<TensorStorage> TensorStorage::allocate(const Device& device, int
 }
 
 std::shared_ptr<TensorStorage> TensorStorage::borrow(const Device& device, uint64_t address, int64_t bytes) {
-  if (bytes > 0) {
+  if (bytes > 0 && device.is_cpu() && address == 0)
+    throw UserError("cannot borrow a null host pointer for a CPU tensor with elements");
+  if (bytes > 0 && !device.is_cpu()) {
     if (address == 0) throw UserError("cannot borrow a null device pointer for a tensor with elements");
     device.make_current();
     int ordinal = -1;
@@ -77,6 +90,10 @@ std::shared_ptr<TensorStorage> TensorStorage::meta(int64_t bytes) {
 
 TensorStorage::~TensorStorage() {
   if (kind_ != Kind::owned || address_ == 0) return;
+  if (device_->is_cpu()) {
+    std::free(reinterpret_cast<void*>(address_));
+    return;
+  }
   // A destructor cannot report a failure; at worst the memory leaks.
   try {
     device_->make_current();

@@ -28,11 +28,65 @@ ir::Builder& TraceContext::at(const std::source_location& where) {
   return builder_;
 }
 
-void TraceContext::require_top_level(const std::source_location& where, std::string_view what) const {
-  if (nested_regions_ == 0) return;
-  throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) + ": " + std::string(what) +
-                  " inside a cutile::loop, cond or when body is not supported yet: access outputs outside the "
-                  "body and carry values through it instead");
+std::vector<TraceContext::ChainUse> TraceContext::chains_used_by(const std::function<void()>& trace_once) {
+  struct Before {
+    ir::Value *last_store, *last_access;
+    uint64_t loads, stores;
+  };
+  std::vector<Before> before;
+  for (const TokenChain& c : token_chains_) before.push_back({c.last_store, c.last_access, c.loads, c.stores});
+  ir::Region scratch(nullptr);
+  ir::Block& scratch_block = scratch.add_block();
+  ir::Block& block = builder_.block();
+  builder_.set_block(scratch_block);
+  auto restore = [&] {
+    builder_.set_block(block);
+    for (size_t i = 0; i < before.size(); ++i) {
+      token_chains_[i].last_store = before[i].last_store;
+      token_chains_[i].last_access = before[i].last_access;
+    }
+  };
+  try {
+    trace_once();
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  std::vector<ChainUse> uses;
+  for (size_t i = 0; i < before.size(); ++i) {
+    TokenChain& c = token_chains_[i];
+    if (c.loads != before[i].loads || c.stores != before[i].stores) uses.push_back({&c, c.loads != before[i].loads});
+  }
+  return uses;
+}
+
+std::vector<ir::Value*> TraceContext::tokens_of(std::span<const ChainUse> uses, ir::Builder& b) {
+  std::vector<ir::Value*> tokens;
+  for (const ChainUse& use : uses) {
+    TokenChain& c = *use.chain;
+    if (!c.last_access) c.last_access = c.last_store ? c.last_store : b.make_token();
+    if (!c.last_store) c.last_store = c.last_access;
+    if (use.loads) tokens.push_back(c.last_store);
+    tokens.push_back(c.last_access);
+  }
+  return tokens;
+}
+
+void TraceContext::set_tokens(std::span<const ChainUse> uses, std::span<ir::Value* const> tokens) {
+  size_t k = 0;
+  for (const ChainUse& use : uses) {
+    TokenChain& c = *use.chain;
+    c.last_store = tokens[k];
+    if (use.loads) ++k;
+    c.last_access = tokens[k++];
+  }
+}
+
+size_t TraceContext::token_count(std::span<const ChainUse> uses) {
+  size_t n = 0;
+  for (const ChainUse& use : uses) n += use.loads ? 2 : 1;
+  return n;
 }
 
 std::array<ir::Value*, 3> TraceContext::block_ids(const std::source_location& where) {

@@ -7,6 +7,7 @@
 #include "cutile/compile/toolchain.hpp"
 #include "support/dsl_control_kernels.hpp"
 #include "support/dsl_kernels.hpp"
+#include "support/library_kernels.hpp"
 #include "support/toolchain_fixture.hpp"
 
 namespace {
@@ -27,6 +28,8 @@ TEST_P(DslCompile, TileirasProducesACubin) {
 const auto kernel_name = [](const auto& p) { return p.param.name; };
 INSTANTIATE_TEST_SUITE_P(Examples, DslCompile, ::testing::ValuesIn(cutile::test_support::dsl_kernels()), kernel_name);
 INSTANTIATE_TEST_SUITE_P(ControlFlow, DslCompile, ::testing::ValuesIn(cutile::test_support::control_kernels::all()),
+                         kernel_name);
+INSTANTIATE_TEST_SUITE_P(Library, DslCompile, ::testing::ValuesIn(cutile::test_support::library_kernels::all()),
                          kernel_name);
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "support/dsl_control_kernels.hpp"
 #include "support/error_of.hpp"
+#include "support/library_kernels.hpp"
 #include "support/traced_golden.hpp"
 
 namespace {
@@ -18,6 +19,16 @@ TEST_P(DslControl, MatchesGoldenIr) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, DslControl, ::testing::ValuesIn(cutile::test_support::control_kernels::all()),
+                         [](const auto& p) { return p.param.name; });
+
+// The kernel library's GEMM and attention kernels, against tests/golden/library/.
+class LibraryKernel : public ::testing::TestWithParam<TracedKernel> {};
+
+TEST_P(LibraryKernel, MatchesGoldenIr) {
+  cutile::test_support::expect_matches_golden(*GetParam().trace(), "library", GetParam().name);
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, LibraryKernel, ::testing::ValuesIn(cutile::test_support::library_kernels::all()),
                          [](const auto& p) { return p.param.name; });
 
 // Counts ops of `opcode` anywhere in the entry function, regions included.

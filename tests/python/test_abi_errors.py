@@ -160,12 +160,20 @@ def test_empty_tensors_succeed_without_running(abi, status, desc):
     )
 
 
-def test_host_tensors_need_the_host_device(abi, status, desc):
-    result = softmax(abi, desc([4, 8], device="CPU"), desc([4, 8], device="CPU", data=X))
-    assert result == status.UNSUPPORTED_DEVICE
+def test_host_tensors_take_no_stream(abi, status, desc):
+    result = softmax(abi, desc([4, 8], device="CPU"), desc([4, 8], device="CPU", data=X), stream=0x1234)
+    assert result == status.INVALID_STREAM
     assert last_error(abi) == (
-        "cutile_cpp_softmax: y (f32[4, 8] on cpu) is in host memory: this build runs kernels on CUDA devices only"
+        "cutile_cpp_softmax: host tensors run on the CPU interpreter, synchronously: pass a null stream"
     )
+
+
+def test_host_tensors_run_on_the_interpreter(abi, status, desc):
+    x, y = torch.tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]), torch.empty(2, 3)
+    assert softmax(abi, desc([2, 3], device="CPU", data=y.data_ptr()), desc([2, 3], device="CPU", data=x.data_ptr())) == (
+        status.OK
+    )
+    torch.testing.assert_close(y, torch.softmax(x, -1))
 
 
 def test_missing_device(abi, status, desc):

@@ -46,18 +46,12 @@ def parameters(function):
 def test_softmax_dispatches_to_our_kernel():
     device = "cuda" if GPU_COUNT else "cpu"
     x = torch.randn(256, 9, device=device)
-    if not GPU_COUNT:
-        # Reaching the C ABI's host-device check shows the call went through cutile_cpp_softmax.
-        with pytest.raises(cutile_cpp.CutileCppError, match=r"cutile_cpp_softmax: y \(f32\[256, 9\] on cpu\)"):
-            tilegym.ops.softmax(x, backend="cutile-cpp")
-        return
     for kwargs in ({}, {"use_tma": True}, {"use_chunked": True}, {"use_multi_wave": True}):
         y = tilegym.ops.softmax(x, backend="cutile-cpp", **kwargs)
         assert y.stride() == torch.empty_like(x).stride()
         torch.testing.assert_close(y, torch.softmax(x, dim=-1))
 
 
-@pytest.mark.skipif(GPU_COUNT < 1, reason="needs a CUDA GPU")
 def test_softmax_under_set_backend_counts_our_calls(monkeypatch):
     calls = []
     real = cutile_cpp.ops._softmax
@@ -65,7 +59,7 @@ def test_softmax_under_set_backend_counts_our_calls(monkeypatch):
     previous = tilegym.backend.get_current_backend()
     tilegym.set_backend("cutile-cpp")
     try:
-        y = tilegym.ops.softmax(torch.randn(7, 1009, device="cuda", dtype=torch.bfloat16))
+        y = tilegym.ops.softmax(torch.randn(7, 1009, device="cuda" if GPU_COUNT else "cpu", dtype=torch.bfloat16))
     finally:
         tilegym.set_backend(previous)
     assert calls == [torch.Size([7, 1009])] and y.dtype == torch.bfloat16

@@ -48,6 +48,24 @@ inline void print_values(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::Int 
   y.store(v);
 }
 
+// A store in a branch: only blocks below n write their tile (the store's token is a branch result).
+inline void store_below(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::Int n) {
+  auto [i] = y.tile_index();
+  auto v = x.load(ct::tile<16>, {i});
+  ct::when(i < n, [&] { y.store(v); });
+}
+
+// In-place accumulation: each iteration loads the output and stores it back (both tokens are carried).
+inline void accumulate_in_place(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::Int times) {
+  auto [i] = y.tile_index();
+  auto v = x.load(ct::tile<16>, {i});
+  y.store(ct::zeros<float, 16>());
+  ct::loop(0, times, v, [&](ct::Int, ct::Tile<float, Vec16> step) {
+    y.store(y.load() + step);
+    return step;
+  });
+}
+
 inline std::vector<TracedKernel> all() {
   return {
       {"clamp_below_limit",
@@ -56,6 +74,8 @@ inline std::vector<TracedKernel> all() {
        [] { return trace_with(&ordered_pair, {contiguous(1), contiguous(1), contiguous(1), contiguous(1), {}}); }},
       {"checked_copy", [] { return trace_with(&checked_copy, {contiguous(1), contiguous(1), {}}); }},
       {"print_values", [] { return trace_with(&print_values, {contiguous(1), contiguous(1), {}}); }},
+      {"store_below", [] { return trace_with(&store_below, {contiguous(1), contiguous(1), {}}); }},
+      {"accumulate_in_place", [] { return trace_with(&accumulate_in_place, {contiguous(1), contiguous(1), {}}); }},
   };
 }
 

@@ -9,6 +9,7 @@
  *   - every descriptor is checked before anything runs, in this order: null pointers, descriptor fields,
  *     devices, dtypes, ranks, shapes, aliasing (an output may not overlap any argument, or itself);
  *   - the kernel is queued on the caller's stream and the call returns: no synchronisation, no copy;
+ *     host (CPU) tensors run on the CPU interpreter before the call returns, with a null stream;
  *   - no exception or abort crosses the boundary.
  * The memory behind a descriptor must stay valid until the queued work has finished.
  */
@@ -54,15 +55,14 @@ typedef enum cutile_cpp_status {
   CUTILE_CPP_ERROR_RANK_MISMATCH = 5,
   CUTILE_CPP_ERROR_SHAPE_MISMATCH = 6,
   CUTILE_CPP_ERROR_UNSUPPORTED_SHAPE = 7,   /* valid, but beyond what the op's kernels handle */
-  CUTILE_CPP_ERROR_DEVICE_MISMATCH = 8,     /* a descriptor is not on (CUDA, device_id) */
-  CUTILE_CPP_ERROR_UNSUPPORTED_DEVICE = 9,  /* a device type this build cannot run kernels on */
-  CUTILE_CPP_ERROR_ALIASING = 10,           /* an output overlaps another argument or itself */
-  CUTILE_CPP_ERROR_INVALID_ARGUMENT = 11,   /* a non-tensor argument, or a check of the launch itself */
-  CUTILE_CPP_ERROR_DEVICE_UNAVAILABLE = 12, /* no CUDA driver, or no device `device_id` */
-  CUTILE_CPP_ERROR_INVALID_POINTER = 13,    /* data the driver does not know as memory of the device */
-  CUTILE_CPP_ERROR_INVALID_STREAM = 14,     /* a stream of another device, or unknown to the driver */
-  CUTILE_CPP_ERROR_RUNTIME = 15,            /* the driver, a launch or tileiras failed */
-  CUTILE_CPP_ERROR_INTERNAL = 16            /* a bug in cutile */
+  CUTILE_CPP_ERROR_DEVICE_MISMATCH = 8,     /* descriptors on different devices, or not on (CUDA, device_id) */
+  CUTILE_CPP_ERROR_ALIASING = 9,            /* an output overlaps another argument or itself */
+  CUTILE_CPP_ERROR_INVALID_ARGUMENT = 10,   /* a non-tensor argument, or a check of the launch itself */
+  CUTILE_CPP_ERROR_DEVICE_UNAVAILABLE = 11, /* no CUDA driver, or no device `device_id` */
+  CUTILE_CPP_ERROR_INVALID_POINTER = 12,    /* data the driver does not know as memory of the device */
+  CUTILE_CPP_ERROR_INVALID_STREAM = 13,     /* of another device, unknown to the driver, or not null for the CPU */
+  CUTILE_CPP_ERROR_RUNTIME = 14,            /* the driver, a launch or tileiras failed */
+  CUTILE_CPP_ERROR_INTERNAL = 15            /* a bug in cutile */
 } cutile_cpp_status;
 
 /* A strided tensor view of someone else's memory. Entries of shape and strides at ndim and beyond are

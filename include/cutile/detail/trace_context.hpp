@@ -4,7 +4,9 @@
 
 #include <array>
 #include <deque>
+#include <functional>
 #include <optional>
+#include <span>
 #include <source_location>
 #include <string_view>
 #include <string>
@@ -37,9 +39,7 @@ class TraceContext {
   /// (values there dominate the whole body), else where asked.
   std::array<ir::Value*, 3> block_ids(const std::source_location& where);
 
-  /// Bodies of loops and branches: while one is traced, outputs cannot be accessed (their token chains
-  /// would continue from values of the nested region; threading tokens through regions comes with the
-  /// full tile language).
+  /// Marks the tracing of a loop or branch body (values made there are local to its region).
   class NestedRegion {
    public:
     explicit NestedRegion(TraceContext& ctx) : ctx_(ctx) { ++ctx_.nested_regions_; }
@@ -50,15 +50,32 @@ class TraceContext {
    private:
     TraceContext& ctx_;
   };
-  /// A cutile::UserError at `where` when called inside a loop or branch body.
-  void require_top_level(const std::source_location& where, std::string_view what) const;
 
-  /// A new token chain for one alias set (one tensor parameter); lives as long as the trace.
+  /// The memory-token chain of one alias set (one output tensor), as cuTile Python's token pass keeps it:
+  /// loads wait for the last store, stores for the last access. Lives as long as the trace.
   struct TokenChain {
-    ir::Value* last_store = nullptr;  ///< loads wait for it (read after write)
-    ir::Value* last_access = nullptr; ///< stores wait for it (write after read or write)
+    ir::Value* last_store = nullptr;   ///< null: nothing to wait for yet
+    ir::Value* last_access = nullptr;
+    uint64_t loads = 0, stores = 0;    ///< accesses so far (how chains_used_by sees what a body touches)
   };
   TokenChain& new_token_chain() { return token_chains_.emplace_back(); }
+
+  /// A chain that a loop or branch body accesses. Its tokens cross the region boundary as loop-carried
+  /// values or branch results: both tokens when the body loads, else one (last_access, which then
+  /// stands for both — at worst a later load waits for a load as well).
+  struct ChainUse {
+    TokenChain* chain;
+    bool loads;
+  };
+  /// The chains `trace_once` accesses: it runs with the builder in a scratch block that is thrown away
+  /// afterwards, and the chains' tokens are restored.
+  std::vector<ChainUse> chains_used_by(const std::function<void()>& trace_once);
+  /// The chains' tokens in boundary order, made with make_token where a chain has none yet.
+  std::vector<ir::Value*> tokens_of(std::span<const ChainUse> uses, ir::Builder& b);
+  /// Sets the chains' tokens from boundary values (block arguments or region results).
+  static void set_tokens(std::span<const ChainUse> uses, std::span<ir::Value* const> tokens);
+  static size_t token_count(std::span<const ChainUse> uses);
+
 
  private:
   ir::Module& module_;

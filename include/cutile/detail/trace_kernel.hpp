@@ -8,10 +8,14 @@
 
 #include "cutile/error.hpp"
 #include "cutile/kernel_params.hpp"
+#include "cutile/schedule.hpp"
 
 namespace cutile::detail {
 
-enum class ArgKind { input, output, scalar };
+/// output: an Out (one tile per block, the grid is its partition's); output_tiles: an OutTiles (tiles
+/// handed out by a schedule, any 1-D grid).
+enum class ArgKind { input, output, output_tiles, scalar };
+inline bool is_output(ArgKind kind) { return kind == ArgKind::output || kind == ArgKind::output_tiles; }
 
 template <class P>
 struct param_traits;
@@ -40,6 +44,22 @@ struct param_traits<Out<E, S>> {
       return a;
     }();
     return Out<E, S>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
+  }
+};
+
+template <Element E, TileShape S>
+struct param_traits<OutTiles<E, S>> {
+  static constexpr ArgKind kind = ArgKind::output_tiles;
+  static constexpr size_t rank = S::rank;
+  using element = E;
+  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
+  static OutTiles<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    constexpr std::array<int64_t, rank> all_dynamic = [] {
+      std::array<int64_t, rank> a{};
+      a.fill(dyn);
+      return a;
+    }();
+    return OutTiles<E, S>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
   }
 };
 

@@ -1,0 +1,202 @@
+// Persistent and swizzled kernels without giving up exclusive outputs.
+//
+//   OutTiles<E, Shape<BM, BN>>  all tiles of an output partition, reachable only through a schedule
+//   for_each_tile(c, grouped<8>, [&](TileIndex<E, Shape<BM, BN>> t) { ... c.store(t, tile); });
+//
+// A schedule hands tile block b of G the tiles t = b, b + G, b + 2G, ... of the T tiles (`linear`,
+// `grouped`), or the contiguous run [b·⌈T/G⌉, (b+1)·⌈T/G⌉) (`split`), each mapped to tile coordinates
+// by a bijection. Every tile therefore belongs to exactly one block, and a TileIndex — the only key
+// OutTiles::store accepts — can only be minted by a schedule, for the output it was made for. The grid
+// is free (LaunchOptions::grid; by default one block per SM, at most one per tile) but must be 1-D.
+#pragma once
+
+#include <array>
+#include <tuple>
+
+#include "cutile/control.hpp"
+#include "cutile/error.hpp"
+#include "cutile/grid.hpp"
+#include "cutile/kernel_params.hpp"
+#include "cutile/math.hpp"
+
+namespace cutile {
+
+template <Element E, TileShape S>
+class OutTiles;
+
+namespace detail {
+struct tile_index_access;
+}  // namespace detail
+
+/// Coordinates of one tile of an OutTiles, in tile units; made only by for_each_tile.
+template <Element E, TileShape S>
+class TileIndex {
+ public:
+  static constexpr size_t rank = S::rank;
+  const std::array<Int, rank>& coords() const { return coords_; }
+
+ private:
+  friend struct detail::tile_index_access;
+  TileIndex(std::array<Int, rank> coords, const void* owner) : coords_(std::move(coords)), owner_(owner) {}
+  std::array<Int, rank> coords_;
+  const void* owner_;  // the OutTiles' token chain: an index fits only the output it was made for
+  friend class OutTiles<E, S>;
+};
+
+/// Every tile of an output partition, for kernels that visit several tiles per block (persistent GEMM)
+/// or in a swizzled order; accessed only through for_each_tile's TileIndex.
+template <Element E, TileShape S>
+class OutTiles {
+ public:
+  static constexpr size_t rank = S::rank;
+  static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3");
+  using element_type = E;
+  using shape_type = S;
+
+  OutTiles(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens)
+      : values_(std::move(values)), tokens_(&tokens) {}
+
+  /// Tiles along each dimension: ⌈extent / tile⌉.
+  std::array<Int, rank> tile_grid(std::source_location where = std::source_location::current()) const {
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+      return std::array<Int, rank>{cdiv(Int(values_.extents[I]), static_cast<int32_t>(S::dims[I]), where)...};
+    }(std::make_index_sequence<rank>{});
+  }
+
+  /// Writes tile `t`; elements past the tensor's edge are not written.
+  void store(const TileIndex<E, S>& t, const Tile<E, S>& value, AccessHints hints = {},
+             std::source_location where = std::source_location::current()) const {
+    check_owner(t, where);
+    ir::Builder& b = detail::trace_at(where);
+    ir::Value* token = b.store_view(value.value(), view(b, pad::none), index(t), tokens_->last_access,
+                                    ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
+    tokens_->last_store = tokens_->last_access = token;
+    ++tokens_->stores;
+  }
+
+  /// Reads tile `t` (for kernels that update their output in place).
+  Tile<E, S> load(const TileIndex<E, S>& t, pad padding = pad::none, AccessHints hints = {},
+                  std::source_location where = std::source_location::current()) const {
+    check_owner(t, where);
+    ir::Builder& b = detail::trace_at(where);
+    auto [tile, token] = b.load_view(view(b, padding), index(t), tokens_->last_store, ir::MemoryOrdering::weak,
+                                     std::nullopt, detail::access_hints(hints));
+    tokens_->last_access = tokens_->last_access && tokens_->last_access != tokens_->last_store
+                               ? b.join_tokens({tokens_->last_access, token})
+                               : token;
+    ++tokens_->loads;
+    return Tile<E, S>(tile);
+  }
+
+  template <size_t A>
+    requires(A < rank)
+  Int extent() const {
+    return Int(values_.extents[A]);
+  }
+
+  const void* identity() const { return tokens_; }
+
+ private:
+  void check_owner(const TileIndex<E, S>& t, const std::source_location& where) const {
+    if (t.owner_ != tokens_)
+      throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) +
+                      ": a TileIndex made by for_each_tile for one output was used with another output");
+  }
+  ir::Value* view(ir::Builder& b, pad padding) const {
+    std::vector<int32_t> dims;
+    for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
+    return b.make_partition_view(values_.tensor_view, dims, detail::padding_of(padding));
+  }
+  static std::vector<ir::Value*> index(const TileIndex<E, S>& t) {
+    std::vector<ir::Value*> out;
+    for (const Int& c : t.coords()) out.push_back(c.value());
+    return out;
+  }
+
+  detail::ArrayValues values_;
+  detail::TraceContext::TokenChain* tokens_;
+};
+
+/// Row-major over the tile grid (last dimension fastest), blocks taking every G-th tile.
+struct linear_t {};
+inline constexpr linear_t linear{};
+
+/// Rank 2: GROUP tile rows at a time, walking down a group's column before moving right (the L2-friendly
+/// swizzle of grouped GEMM), blocks taking every G-th tile.
+template <int GROUP>
+  requires(GROUP >= 1)
+struct grouped_t {};
+template <int GROUP>
+inline constexpr grouped_t<GROUP> grouped{};
+
+/// Row-major, each block taking one contiguous run of ⌈T/G⌉ tiles.
+struct split_t {};
+inline constexpr split_t split{};
+
+namespace detail {
+
+// The one place TileIndex values are made.
+struct tile_index_access {
+  template <Element E, TileShape S>
+  static TileIndex<E, S> make(std::array<Int, S::rank> coords, const OutTiles<E, S>& out) {
+    return TileIndex<E, S>(std::move(coords), out.identity());
+  }
+};
+
+template <size_t RANK>
+std::array<Int, RANK> tile_coords(linear_t, const Int& t, const std::array<Int, RANK>& grid,
+                                  const std::source_location&) {
+  std::array<Int, RANK> coords = grid;
+  Int rest = t;
+  for (size_t d = RANK; d-- > 1;) {
+    coords[d] = rest % grid[d];
+    rest = rest / grid[d];
+  }
+  coords[0] = rest;
+  return coords;
+}
+
+template <size_t RANK>
+std::array<Int, RANK> tile_coords(split_t, const Int& t, const std::array<Int, RANK>& grid,
+                                  const std::source_location& where) {
+  return tile_coords(linear, t, grid, where);
+}
+
+template <int GROUP, size_t RANK>
+std::array<Int, RANK> tile_coords(grouped_t<GROUP>, const Int& t, const std::array<Int, RANK>& grid,
+                                  const std::source_location& where) {
+  static_assert(RANK == 2, "the grouped order needs a rank-2 output");
+  const Int group_size = as_index(GROUP, where);
+  const Int tiles_per_group = group_size * grid[1];
+  const Int first_row = t / tiles_per_group * group_size;
+  const Int rows = minimum(grid[0] - first_row, group_size);  // the last group may be short
+  const Int local = t % tiles_per_group;
+  return {first_row + local % rows, local / rows};
+}
+
+}  // namespace detail
+
+/// Runs body(TileIndex) for each tile of `out` this block owns under `order`, in a runtime loop (the
+/// output's memory tokens are carried through it).
+template <Element E, TileShape S, class Order, class Body>
+void for_each_tile(const OutTiles<E, S>& out, Order order, Body body,
+                   std::source_location where = std::source_location::current()) {
+  const std::array<Int, S::rank> grid = out.tile_grid(where);
+  Int total = grid[0];
+  for (size_t d = 1; d < S::rank; ++d) total = total * grid[d];
+  const Int block = block_id<0>(where);
+  const Int blocks = num_blocks<0>(where);
+  auto visit = [&](Int t, std::tuple<> none) {
+    body(detail::tile_index_access::make(detail::tile_coords(order, t, grid, where), out));
+    return none;
+  };
+  if constexpr (std::is_same_v<Order, split_t>) {
+    const Int chunk = (total + blocks - detail::as_index(1, where)) / blocks;
+    const Int first = block * chunk;
+    loop(first, minimum(first + chunk, total), std::tuple<>{}, visit, where);
+  } else {
+    loop(block, total, blocks, std::tuple<>{}, visit, where);
+  }
+}
+
+}  // namespace cutile
