@@ -1,0 +1,104 @@
+// Host cost of launching a cached kernel (vector add, f32, 4096 elements): through the C ABI
+// (cutile_cpp_vector_add, as C, Python and TileGym call it) and through cutile::launch directly. Google
+// Benchmark reports the wall time per launch; the stream is drained every kBatch launches outside the
+// timing, so the launch queue never fills and the time measured is the host's. Needs a GPU.
+//   cutile-bench-launch-overhead --benchmark_format=json --benchmark_out=FILE
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <optional>
+
+#include "cutile/launch.hpp"
+#include "cutile_cpp/kernels.h"
+#include "elementwise/vector_add.hpp"
+
+namespace {
+
+namespace ct = cutile;
+
+constexpr int64_t kElements = 4096;
+constexpr int kBatch = 256;
+
+struct Fixture {
+  ct::Device gpu{0};
+  ct::Stream stream{gpu};
+  ct::Tensor<float> a = ct::randn<float>({kElements}, gpu, 1), b = ct::randn<float>({kElements}, gpu, 2);
+  ct::Tensor<float> c = ct::empty<float>({kElements}, gpu);
+};
+
+// The fixture, or the reason there is none (no driver, no GPU).
+std::optional<Fixture>& fixture(std::string& why) {
+  static std::string reason;
+  static std::optional<Fixture> f = [&]() -> std::optional<Fixture> {
+    try {
+      return std::optional<Fixture>(std::in_place);
+    } catch (const ct::Error& e) {
+      reason = e.what();
+      return std::nullopt;
+    }
+  }();
+  why = reason;
+  return f;
+}
+
+cutile_cpp_tensor descriptor(const ct::AnyTensor& t) {
+  cutile_cpp_tensor d;
+  std::memset(&d, 0, sizeof d);
+  d.data = t.data();
+  d.ndim = t.rank();
+  for (int i = 0; i < t.rank(); ++i) {
+    d.shape[i] = t.shape()[i];
+    d.strides[i] = t.strides()[i];
+  }
+  d.dtype = CUTILE_CPP_F32;
+  d.device_type = CUTILE_CPP_DEVICE_CUDA;
+  d.device_id = t.device().index();
+  return d;
+}
+
+template <class Launch>
+void run_launches(benchmark::State& state, const ct::Stream& stream, Launch launch_one) {
+  launch_one();  // the first launch traces, compiles (or reads the cache) and loads the kernel
+  stream.synchronize();
+  int in_batch = 0;
+  for (auto _ : state) {
+    launch_one();
+    if (++in_batch == kBatch) {
+      state.PauseTiming();
+      stream.synchronize();
+      in_batch = 0;
+      state.ResumeTiming();
+    }
+  }
+  stream.synchronize();
+}
+
+void capi_vector_add(benchmark::State& state) {
+  std::string why;
+  auto& f = fixture(why);
+  if (!f) return state.SkipWithError(why.c_str());
+  const cutile_cpp_tensor a = descriptor(f->a), b = descriptor(f->b), c = descriptor(f->c);
+  bool failed = false;
+  run_launches(state, f->stream, [&] {
+    failed |= cutile_cpp_vector_add(&c, &a, &b, 0, f->stream.native_handle()) != CUTILE_CPP_OK;
+  });
+  if (failed) state.SkipWithError(cutile_cpp_last_error());
+}
+
+void cpp_launch_vector_add(benchmark::State& state) {
+  std::string why;
+  auto& f = fixture(why);
+  if (!f) return state.SkipWithError(why.c_str());
+  ct::LaunchOptions options;
+  options.stream = f->stream;
+  run_launches(state, f->stream, [&] {
+    ct::launch(options, ct::kernels::vector_add<float, 1024>, f->c.partition({1024}), f->a, f->b);
+  });
+}
+
+BENCHMARK(capi_vector_add)->Unit(benchmark::kMicrosecond)->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(cpp_launch_vector_add)->Unit(benchmark::kMicrosecond)->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,106 @@
+/* The C ABI of libcutile_cpp_kernels.so: the kernel library for C, Python (the cutile_cpp package reads
+ * this file to build its binding) and any other language with a C FFI.
+ *
+ * Conventions of every op `cutile_cpp_<op>`:
+ *   - outputs first, then inputs, as `const cutile_cpp_tensor*`; then op parameters; then `device_id` and
+ *     the raw CUstream (NULL: the legacy default stream) last;
+ *   - the return value is a cutile_cpp_status; on failure cutile_cpp_last_error() holds a message for the
+ *     calling thread, naming the op and the argument;
+ *   - every descriptor is checked before anything runs, in this order: null pointers, descriptor fields,
+ *     devices, dtypes, ranks, shapes, aliasing (an output may not overlap any argument, or itself);
+ *   - the kernel is queued on the caller's stream and the call returns: no synchronisation, no copy;
+ *     host (CPU) tensors run on the CPU interpreter before the call returns, with a null stream;
+ *   - no exception or abort crosses the boundary.
+ * The memory behind a descriptor must stay valid until the queued work has finished.
+ */
+#ifndef CUTILE_CPP_KERNELS_H
+#define CUTILE_CPP_KERNELS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUTILE_CPP_ABI_VERSION 1
+#define CUTILE_CPP_MAX_DIMS 5
+
+#define CUTILE_CPP_API __attribute__((visibility("default")))
+
+/* Element type codes. */
+typedef enum cutile_cpp_dtype {
+  CUTILE_CPP_F32 = 0,
+  CUTILE_CPP_F16 = 1,
+  CUTILE_CPP_BF16 = 2,
+  CUTILE_CPP_I32 = 3,
+  CUTILE_CPP_I64 = 4,
+  CUTILE_CPP_F8E4M3FN = 5,
+  CUTILE_CPP_F8E5M2 = 6,
+  CUTILE_CPP_BOOL = 7,
+  CUTILE_CPP_U8 = 8
+} cutile_cpp_dtype;
+
+/* Where the memory is; the codes are DLPack's (DLDeviceType). */
+typedef enum cutile_cpp_device_type {
+  CUTILE_CPP_DEVICE_CPU = 1,
+  CUTILE_CPP_DEVICE_CUDA = 2
+} cutile_cpp_device_type;
+
+typedef enum cutile_cpp_status {
+  CUTILE_CPP_OK = 0,
+  CUTILE_CPP_ERROR_NULL_POINTER = 1,        /* a null descriptor, or null data with elements */
+  CUTILE_CPP_ERROR_INVALID_DESCRIPTOR = 2,  /* ndim, extents, strides, dtype code, device fields, alignment */
+  CUTILE_CPP_ERROR_UNSUPPORTED_DTYPE = 3,   /* a dtype the op has no kernel for */
+  CUTILE_CPP_ERROR_DTYPE_MISMATCH = 4,      /* arguments that must share a dtype do not */
+  CUTILE_CPP_ERROR_RANK_MISMATCH = 5,
+  CUTILE_CPP_ERROR_SHAPE_MISMATCH = 6,
+  CUTILE_CPP_ERROR_UNSUPPORTED_SHAPE = 7,   /* valid, but beyond what the op's kernels handle */
+  CUTILE_CPP_ERROR_DEVICE_MISMATCH = 8,     /* descriptors on different devices, or not on (CUDA, device_id) */
+  CUTILE_CPP_ERROR_ALIASING = 9,            /* an output overlaps another argument or itself */
+  CUTILE_CPP_ERROR_INVALID_ARGUMENT = 10,   /* a non-tensor argument, or a check of the launch itself */
+  CUTILE_CPP_ERROR_DEVICE_UNAVAILABLE = 11, /* no CUDA driver, or no device `device_id` */
+  CUTILE_CPP_ERROR_INVALID_POINTER = 12,    /* data the driver does not know as memory of the device */
+  CUTILE_CPP_ERROR_INVALID_STREAM = 13,     /* of another device, unknown to the driver, or not null for the CPU */
+  CUTILE_CPP_ERROR_RUNTIME = 14,            /* the driver, a launch or tileiras failed */
+  CUTILE_CPP_ERROR_INTERNAL = 15            /* a bug in cutile */
+} cutile_cpp_status;
+
+/* A strided tensor view of someone else's memory. Entries of shape and strides at ndim and beyond are
+ * ignored. Strides are in elements and non-negative. */
+typedef struct cutile_cpp_tensor {
+  void* data;                            /* element [0, ..., 0] */
+  int64_t shape[CUTILE_CPP_MAX_DIMS];
+  int64_t strides[CUTILE_CPP_MAX_DIMS];
+  int32_t ndim;                          /* 0 .. CUTILE_CPP_MAX_DIMS */
+  int32_t dtype;                         /* a cutile_cpp_dtype */
+  int32_t device_type;                   /* a cutile_cpp_device_type */
+  int32_t device_id;                     /* the CUDA ordinal; 0 for the CPU */
+} cutile_cpp_tensor;
+
+/* CUTILE_CPP_ABI_VERSION of the library, to compare with the header's. */
+CUTILE_CPP_API int32_t cutile_cpp_abi_version(void);
+
+/* sizeof(cutile_cpp_tensor) in the library, to compare with the caller's. */
+CUTILE_CPP_API int32_t cutile_cpp_tensor_size(void);
+
+/* The message of the last failed call on this thread; "" after a successful one. Valid until the next
+ * call on this thread. */
+CUTILE_CPP_API const char* cutile_cpp_last_error(void);
+
+/* "CUTILE_CPP_ERROR_ALIASING" for CUTILE_CPP_ERROR_ALIASING; "unknown status" for other values. */
+CUTILE_CPP_API const char* cutile_cpp_status_name(int32_t status);
+
+/* y[r, :] = softmax(x[r, :]) over the last axis, computed in f32.
+ * y, x: 2-D, the same shape (M, N) and dtype (f32, f16 or bf16), any strides; N <= 16384. */
+CUTILE_CPP_API int32_t cutile_cpp_softmax(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                          int32_t device_id, void* stream);
+
+/* c = a + b elementwise. c, a, b: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
+                                             const cutile_cpp_tensor* b, int32_t device_id, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUTILE_CPP_KERNELS_H */

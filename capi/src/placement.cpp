@@ -1,0 +1,38 @@
+#include "placement.hpp"
+
+#include "cutile/error.hpp"
+#include "status.hpp"
+
+namespace cutile::capi {
+
+Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void* stream) {
+  // check_descriptors made every tensor's device type the same.
+  if (tensors.front().device_type == CUTILE_CPP_DEVICE_CPU) {
+    if (stream)
+      throw AbiError(CUTILE_CPP_ERROR_INVALID_STREAM, "host tensors run on the CPU interpreter, synchronously: pass a null stream");
+    const Device cpu = Device::cpu();
+    return {cpu, Stream::default_stream(cpu)};
+  }
+  std::optional<Device> device;
+  try {
+    device.emplace(device_id);
+  } catch (const Error& e) {
+    throw AbiError(CUTILE_CPP_ERROR_DEVICE_UNAVAILABLE, "cuda:" + std::to_string(device_id) + " is unavailable: " + e.message());
+  }
+  try {
+    return {*device, Stream::borrow(stream, *device)};
+  } catch (const UserError& e) {
+    throw AbiError(CUTILE_CPP_ERROR_INVALID_STREAM, e.message());
+  }
+}
+
+AnyTensor borrow(const CheckedTensor& tensor, const Placement& placement) {
+  try {
+    return AnyTensor::borrow(element_type(tensor.dtype), element_size(tensor.dtype), tensor.data, tensor.shape,
+                             tensor.strides, placement.device);
+  } catch (const UserError& e) {
+    throw AbiError(CUTILE_CPP_ERROR_INVALID_POINTER, tensor.describe() + ": " + e.message());
+  }
+}
+
+}  // namespace cutile::capi

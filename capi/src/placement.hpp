@@ -1,0 +1,29 @@
+// Where an op runs: the device and the caller's stream, and the caller's memory borrowed as cutile
+// tensors on that device.
+#pragma once
+
+#include <span>
+
+#include "cutile/device.hpp"
+#include "cutile/stream.hpp"
+#include "cutile/tensor.hpp"
+#include "descriptor.hpp"
+
+namespace cutile::capi {
+
+struct Placement {
+  Device device;
+  Stream stream;
+};
+
+/// The device the checked `tensors` are on (check_descriptors made them agree) and `stream` borrowed on
+/// it. Host tensors run on the CPU interpreter, synchronously, and take a null stream (else
+/// INVALID_STREAM). For CUDA tensors, no driver or no device `device_id` is DEVICE_UNAVAILABLE; a stream
+/// the driver does not know, or of another device, INVALID_STREAM.
+Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void* stream);
+
+/// `tensor`'s memory as a cutile tensor on `placement`'s device, never freed by cutile; memory the driver
+/// does not know as the device's is INVALID_POINTER.
+AnyTensor borrow(const CheckedTensor& tensor, const Placement& placement);
+
+}  // namespace cutile::capi

@@ -1,0 +1,31 @@
+"""TileGym backend "cutile-cpp".
+
+Importing this module registers every op the kernel library ports with TileGym's dispatcher
+(tilegym.backend.register_impl) and adds the backend to TileGym's available set, so that
+`tilegym.set_backend("cutile-cpp")` and `tilegym.ops.<op>(..., backend="cutile-cpp")` run our kernels.
+Each implementation has the signature, defaults, output layout and in-place behaviour of TileGym's cutile
+implementation of the op (src/tilegym/ops/cutile/<op>.py).
+"""
+
+from __future__ import annotations
+
+import torch
+from tilegym.backend import get_available_backends, register_impl
+
+from . import ops
+
+BACKEND = "cutile-cpp"
+# The ops registered here, by TileGym name.
+PORTED_OPS = ("softmax",)
+
+
+@register_impl("softmax", backend=BACKEND)
+def softmax(x: torch.Tensor, use_tma: bool = False, **kwargs) -> torch.Tensor:
+    """TileGym's softmax: a new (M, N) tensor laid out like torch.empty_like(x). `use_tma` and the
+    `use_chunked` / `use_multi_wave` keywords pick among cuTile Python's kernels for the same result; the
+    one kernel here computes that result for every choice, so they are accepted and have no effect.
+    Forward-only (TileGym's cutile softmax has no backward either)."""
+    return ops.softmax(x)
+
+
+get_available_backends().add(BACKEND)

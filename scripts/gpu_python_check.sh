@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The bridges on a GPU machine without network (torch preinstalled): builds the C ABI library and the
+# launch-overhead benchmark, runs the python test tier (C ABI statuses, torch round trips on every GPU,
+# torch.compile, the TileGym plugin) and the launch-overhead benchmarks from C++ and Python.
+#   usage: scripts/gpu_python_check.sh PACK_DIR OUT_DIR
+# PACK_DIR may hold tc.tar.xz and googletest.tar.xz (as for scripts/gpu_session.sh) and wheels/ (from
+# scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile). OUT_DIR gets logs.tgz (every log, the pytest
+# JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
+set -uo pipefail
+pack=$(cd "$1" && pwd)
+out=$2
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=/tmp/cutile-bridges
+logs=$work/logs
+mkdir -p "$out" "$work" "$logs"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+
+# Python packages the tests need, from the carried wheels, into a private target directory.
+site=$work/site
+if [[ -d $pack/wheels ]]; then
+  python3 -m pip install --quiet --no-index --find-links "$pack/wheels" --target "$site" --no-deps \
+    pytest iniconfig pluggy packaging tilegym cuda-tile >"$logs/pip.log" 2>&1 || echo "pip install failed (see pip.log)"
+fi
+export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
+python3 -c 'import pytest' 2>/dev/null || { echo "pytest is missing: carry wheels/ (scripts/gpu_python_pack.sh)"; exit 1; }
+
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DCUTILE_PYTHON=$(command -v python3))
+if [[ -f $pack/googletest.tar.xz ]]; then
+  tar -C "$work" -xJf "$pack/googletest.tar.xz"
+  cmake_args+=(-DCUTILE_GTEST_SOURCE_DIR=$work/googletest)
+fi
+build=$work/build
+cmake -S "$repo" -B "$build" "${cmake_args[@]}" >"$logs/cmake.log" 2>&1 || { tail -20 "$logs/cmake.log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile-bench-launch-overhead >"$logs/build.log" 2>&1 ||
+  { grep -m20 error "$logs/build.log"; exit 1; }
+
+if [[ -f $pack/tc.tar.xz ]]; then
+  tar -C "$work" -xJf "$pack/tc.tar.xz"
+  mkdir -p "$work/toolchain/python" && rm -rf "$work/toolchain/python/nvidia" && mv "$work/nvidia" "$work/toolchain/python/"
+  export CUTILE_TOOLCHAIN_DIR=$work/toolchain
+fi
+export CUTILE_CACHE_DIR=$work/cache
+
+# The python tier, one pytest run over all files so that the JUnit XML has every case.
+CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
+  python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" "$repo/tests/python" >"$logs/pytest.log" 2>&1
+pytest_exit=$?
+
+"$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
+  >"$logs/launch_overhead_cpp.log" 2>&1
+CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/launch_overhead.py" \
+  --json "$logs/launch_overhead_python.json" >"$logs/launch_overhead_python.log" 2>&1
+
+python3 - "$logs" "$pytest_exit" "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  >"$out/bridges_gpu.json" <<'PY'
+import json, pathlib, sys, xml.etree.ElementTree as ET
+logs, pytest_exit, commit = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+summary = {"commit": commit, "gpus": (logs / "gpu.txt").read_text().strip().splitlines(), "pytest_exit": pytest_exit}
+try:
+    suite = ET.parse(logs / "pytest.xml").getroot().find("testsuite")
+    summary["pytest"] = {k: int(suite.get(k)) for k in ("tests", "failures", "errors", "skipped")}
+    summary["pytest_skipped"] = sorted({c.find("skipped").get("message") for c in suite.iter("testcase") if c.find("skipped") is not None})
+    summary["pytest_failed"] = [c.get("classname") + "::" + c.get("name") for c in suite.iter("testcase")
+                                if c.find("failure") is not None or c.find("error") is not None]
+except (OSError, ET.ParseError, AttributeError) as e:
+    summary["pytest"] = f"no JUnit XML: {e}"
+try:
+    bench = json.loads((logs / "launch_overhead_cpp.json").read_text())
+    summary["cpp_host_launch_us"] = {b["name"]: b["real_time"] for b in bench["benchmarks"] if b.get("aggregate_name") in ("median", "mean")}
+except (OSError, ValueError, KeyError) as e:
+    summary["cpp_host_launch_us"] = f"no result: {e}"
+try:
+    summary["python_host_launch_us"] = json.loads((logs / "launch_overhead_python.json").read_text())["host_launch_us_median"]
+except (OSError, ValueError, KeyError) as e:
+    summary["python_host_launch_us"] = f"no result: {e}"
+summary["targets_us"] = {"cpp": 5, "python": 15}
+print(json.dumps(summary, indent=1))
+PY
+
+tail -n 25 "$logs/pytest.log"
+cat "$out/bridges_gpu.json"
+cp "$out/bridges_gpu.json" "$logs/"
+tar -C "$logs" -czf "$out/logs.tgz" .

@@ -1,0 +1,49 @@
+"""Fixtures of the python tier: the library binding, status codes by name, raw descriptors."""
+
+from __future__ import annotations
+
+import pytest
+
+import cutile_cpp
+
+
+@pytest.fixture(scope="session")
+def abi():
+    return cutile_cpp.load_library()
+
+
+@pytest.fixture
+def status(abi):
+    """Status code by short name: status.ALIASING == CUTILE_CPP_ERROR_ALIASING."""
+
+    class Codes:
+        def __getattr__(self, name):
+            key = "CUTILE_CPP_OK" if name == "OK" else f"CUTILE_CPP_ERROR_{name}"
+            return abi.enums["cutile_cpp_status"][key]
+
+    return Codes()
+
+
+@pytest.fixture
+def desc(abi):
+    """make(shape, dtype="F32", device="CUDA", device_id=0, data=0x10000, strides=row-major) → a raw
+    cutile_cpp_tensor; the address is never dereferenced by the checks that fail before anything runs."""
+
+    def make(shape, dtype="F32", device="CUDA", device_id=0, data=0x10000, strides=None):
+        d = abi.structs["cutile_cpp_tensor"]()
+        if strides is None:
+            strides, step = [], 1
+            for extent in reversed(shape):
+                strides.insert(0, step)
+                step *= max(extent, 1)
+        d.data = data
+        d.ndim = len(shape)
+        d.shape[: len(shape)] = shape
+        d.strides[: len(strides)] = strides
+        d.dtype = abi.enums["cutile_cpp_dtype"][f"CUTILE_CPP_{dtype}"]
+        d.device_type = abi.enums["cutile_cpp_device_type"][f"CUTILE_CPP_DEVICE_{device}"]
+        d.device_id = device_id
+        return d
+
+    return make
+

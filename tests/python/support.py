@@ -1,0 +1,22 @@
+"""Helpers of the python tier: GPU availability marks and raw-call helpers."""
+
+from __future__ import annotations
+
+import ctypes
+
+import pytest
+import torch
+
+GPU_COUNT = torch.cuda.device_count() if torch.cuda.is_available() else 0
+needs_gpu = pytest.mark.skipif(GPU_COUNT < 1, reason="needs a CUDA GPU (this machine has none)")
+needs_two_gpus = pytest.mark.skipif(GPU_COUNT < 2, reason=f"needs two CUDA GPUs (this machine has {GPU_COUNT})")
+cpu_only = pytest.mark.skipif(GPU_COUNT > 0, reason="checks the behaviour on a machine without a GPU")
+
+
+def last_error(abi) -> str:
+    return abi.cutile_cpp_last_error().decode()
+
+
+def ref(d):
+    """A descriptor argument: a pointer to `d`, or NULL for None."""
+    return ctypes.byref(d) if d is not None else None

@@ -1,0 +1,152 @@
+"""cutile_cpp's torch ops: argument checks in Python, the round trip torch → C ABI → torch, streams and
+devices, forward-only behaviour."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import cutile_cpp
+from support import GPU_COUNT, needs_gpu, needs_two_gpus
+
+FLOATS = [torch.float32, torch.float16, torch.bfloat16]
+TOLERANCE = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}
+
+
+def test_softmax_argument_checks():
+    with pytest.raises(TypeError, match=r"cutile_cpp.softmax: x must be a torch.Tensor, got list"):
+        cutile_cpp.softmax([[1.0]])
+    with pytest.raises(TypeError, match=r"cutile_cpp.softmax: x has dtype torch.int32; supported: float32"):
+        cutile_cpp.softmax(torch.zeros(2, 3, dtype=torch.int32))
+    with pytest.raises(ValueError, match=r"cutile_cpp.softmax: x must be 2-D \(M, N\), got shape \(2, 3, 4\)"):
+        cutile_cpp.softmax(torch.zeros(2, 3, 4))
+
+
+def test_vector_add_argument_checks():
+    a = torch.zeros(8)
+    with pytest.raises(ValueError, match=r"a and b must be 1-D, got shapes \(8,\) and \(2, 4\)"):
+        cutile_cpp.vector_add(a, torch.zeros(2, 4))
+    with pytest.raises(ValueError, match=r"a and b differ in length: 8 and 9"):
+        cutile_cpp.vector_add(a, torch.zeros(9))
+    with pytest.raises(TypeError, match=r"a and b differ in dtype: torch.float32 and torch.float16"):
+        cutile_cpp.vector_add(a, torch.zeros(8, dtype=torch.float16))
+    with pytest.raises(ValueError, match=r"cutile_cpp.vector_add: b is on meta; the ops take CUDA or CPU tensors"):
+        cutile_cpp.vector_add(a, torch.zeros(8, device="meta"))
+
+
+@needs_gpu
+def test_vector_add_on_two_devices():
+    with pytest.raises(ValueError, match=r"a and b are on different devices: cpu and cuda:0"):
+        cutile_cpp.vector_add(torch.zeros(8), torch.zeros(8, device="cuda"))
+
+
+def test_devices_the_abi_cannot_take():
+    with pytest.raises(ValueError, match=r"cutile_cpp.softmax: x is on meta; the ops take CUDA or CPU tensors"):
+        cutile_cpp.softmax(torch.zeros(2, 3, device="meta"))
+    with pytest.raises(ValueError, match=r"x: tensors on meta cannot cross the C ABI \(CUDA or CPU only\)"):
+        cutile_cpp._tensor.descriptor(torch.zeros(2, 3, device="meta"), "x")
+
+
+def test_inputs_requiring_grad_are_detached_with_a_warning():
+    x = torch.randn(4, 8, requires_grad=True)
+    with pytest.warns(UserWarning, match="cutile_cpp.softmax is forward-only: its inputs are detached"):
+        y = cutile_cpp.softmax(x)
+    assert not y.requires_grad and y.grad_fn is None
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (5, 9), (3, 100)])
+def test_softmax_on_the_cpu_interpreter(dtype, shape):
+    x = torch.randn(shape, dtype=dtype) * 3
+    y = cutile_cpp.softmax(x)
+    torch.testing.assert_close(y, torch.softmax(x.float(), -1).to(dtype), atol=TOLERANCE[dtype], rtol=TOLERANCE[dtype])
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_vector_add_on_the_cpu_interpreter(dtype):
+    base = torch.randn(3000, dtype=dtype)
+    a, b = base[::3], base[1::3]  # strided views
+    torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
+
+
+def test_empty_inputs_give_empty_results():
+    assert cutile_cpp.softmax(torch.empty(0, 5)).shape == (0, 5)
+    assert cutile_cpp.vector_add(torch.empty(0), torch.empty(0)).shape == (0,)
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (256, 9), (7, 1009), (64, 4096), (3, 16384)])
+def test_softmax_matches_torch(dtype, shape):
+    x = torch.randn(shape, device="cuda", dtype=dtype) * 3
+    y = cutile_cpp.softmax(x)
+    expected = torch.softmax(x.float(), dim=-1).to(dtype)
+    assert y.dtype == dtype and y.shape == x.shape and y.stride() == x.stride()
+    torch.testing.assert_close(y, expected, atol=TOLERANCE[dtype], rtol=TOLERANCE[dtype])
+
+
+@needs_gpu
+def test_softmax_of_a_transposed_input_keeps_its_layout():
+    x = torch.randn(300, 40, device="cuda").t()  # (40, 300), column-major
+    y = cutile_cpp.softmax(x)
+    assert y.stride() == x.stride()
+    torch.testing.assert_close(y, torch.softmax(x, dim=-1))
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("n", [1, 1000, 1024, 100_003])
+def test_vector_add_matches_torch(dtype, n):
+    a, b = torch.randn(n, device="cuda", dtype=dtype), torch.randn(n, device="cuda", dtype=dtype)
+    torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
+
+
+@needs_gpu
+def test_vector_add_of_strided_views():
+    base = torch.randn(3000, device="cuda")
+    a, b = base[::3], base[1::3]
+    torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
+
+
+@needs_gpu
+def test_runs_on_the_current_stream_without_synchronising():
+    x = torch.randn(512, 1024, device="cuda")
+    cutile_cpp.softmax(x)  # compiles and loads this specialisation first
+    torch.cuda.synchronize()
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(50_000_000)  # keeps the stream busy: a hidden synchronisation would wait here
+        y = cutile_cpp.softmax(x)
+        assert not stream.query()
+    stream.synchronize()
+    torch.testing.assert_close(y, torch.softmax(x, dim=-1))
+
+
+@needs_two_gpus
+@pytest.mark.parametrize("device", ["cuda:0", "cuda:1"])
+def test_round_trip_on_each_device(device):
+    x = torch.randn(33, 777, device=device, dtype=torch.bfloat16)
+    y = cutile_cpp.softmax(x)
+    assert y.device == x.device
+    torch.testing.assert_close(y, torch.softmax(x.float(), -1).bfloat16(), atol=1.6e-2, rtol=1.6e-2)
+    a = torch.randn(5000, device=device)
+    torch.testing.assert_close(cutile_cpp.vector_add(a, a), a + a)
+
+
+@needs_two_gpus
+def test_device_1_while_device_0_is_current():
+    torch.cuda.set_device(0)
+    x = torch.randn(16, 100, device="cuda:1")
+    torch.testing.assert_close(cutile_cpp.softmax(x), torch.softmax(x, -1))
+
+
+@needs_gpu
+def test_opcheck():
+    # torch.library's own consistency checks of the registration: schema, fake implementation, dispatch.
+    torch.library.opcheck(torch.ops.cutile_cpp.softmax.default, (torch.randn(8, 50, device="cuda"),))
+    a = torch.randn(100, device="cuda")
+    torch.library.opcheck(torch.ops.cutile_cpp.vector_add.default, (a, a))
+
+
+def test_gpu_count_is_known():
+    assert GPU_COUNT >= 0
