@@ -1,7 +1,9 @@
 // Host cost of launching a cached kernel (vector add, f32, 4096 elements): through the C ABI
-// (cutile_cpp_vector_add, as C, Python and TileGym call it) and through cutile::launch directly. Google
-// Benchmark reports the wall time per launch; the stream is drained every kBatch launches outside the
-// timing, so the launch queue never fills and the time measured is the host's. Needs a GPU.
+// (cutile_cpp_vector_add, as C, Python and TileGym call it) and through cutile::launch directly, against
+// the floor the driver sets — cuLaunchKernel alone on the same cubin, and with the event cutile records
+// per launch for its borrow states. Google Benchmark reports the wall time per launch; the stream is
+// drained every kBatch launches outside the timing, so the launch queue never fills and the time measured
+// is the host's. Needs a GPU.
 //   cutile-bench-launch-overhead --benchmark_format=json --benchmark_out=FILE
 #include <benchmark/benchmark.h>
 
@@ -9,6 +11,8 @@
 #include <optional>
 
 #include "cutile/launch.hpp"
+#include "cutile/runtime/driver_api.hpp"
+#include "cutile/runtime/module.hpp"
 #include "cutile_cpp/kernels.h"
 #include "elementwise/vector_add.hpp"
 
@@ -96,6 +100,32 @@ void cpp_launch_vector_add(benchmark::State& state) {
   });
 }
 
+// The same cubin launched with the driver API only: what any launcher pays.
+template <bool RECORD_EVENT>
+void driver_launch_vector_add(benchmark::State& state) {
+  std::string why;
+  auto& f = fixture(why);
+  if (!f) return state.SkipWithError(why.c_str());
+  const ct::CompiledKernel compiled =
+      ct::compile_only(f->gpu.arch(), {}, ct::kernels::vector_add<float, 1024>, f->c.partition({1024}), f->a, f->b);
+  f->gpu.make_current();
+  const ct::runtime::LoadedModule module(compiled.cubin);
+  const ct::runtime::KernelFunction function = module.function(compiled.name);
+  // Per tensor: base pointer, extent, stride (the kernel's parameters for rank-1 tensors).
+  uint64_t slots[9] = {f->c.address(), kElements, 1, f->a.address(), kElements, 1, f->b.address(), kElements, 1};
+  void* params[9];
+  for (int i = 0; i < 9; ++i) params[i] = &slots[i];
+  const ct::runtime::DriverApi& api = ct::runtime::driver_api();
+  run_launches(state, f->stream, [&] {
+    api.cuLaunchKernel(function.handle, kElements / 1024, 1, 1, 1, 1, 1, 0, f->stream.handle(), params, nullptr);
+    if constexpr (RECORD_EVENT) benchmark::DoNotOptimize(ct::Completion::record(f->stream));
+  });
+}
+
+BENCHMARK(driver_launch_vector_add<false>)->Name("driver_launch_vector_add")->Unit(benchmark::kMicrosecond)
+    ->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(driver_launch_vector_add<true>)->Name("driver_launch_and_event_vector_add")->Unit(benchmark::kMicrosecond)
+    ->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(capi_vector_add)->Unit(benchmark::kMicrosecond)->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(cpp_launch_vector_add)->Unit(benchmark::kMicrosecond)->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
 

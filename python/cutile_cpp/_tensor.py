@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import struct
+
 import torch
 
 from . import _library
@@ -22,25 +25,55 @@ _DTYPE_NAMES = {
 _DEVICE_TYPE_NAMES = {"cpu": "CUTILE_CPP_DEVICE_CPU", "cuda": "CUTILE_CPP_DEVICE_CUDA"}
 
 
+_STRUCT_CODES = {ctypes.c_void_p: "P", ctypes.c_int64: "q", ctypes.c_int32: "i"}
+
+
+class _DescriptorMaker:
+    """Packs descriptors with one struct.pack (a ctypes field at a time costs several times more per
+    launch). The packing format is derived from the ctypes structure the header binding generated."""
+
+    def __init__(self, binding):
+        self.type = binding.structs["cutile_cpp_tensor"]
+        codes = []
+        for _, field in self.type._fields_:
+            if issubclass(field, ctypes.Array):
+                codes.append(f"{field._length_}{_STRUCT_CODES[field._type_]}")
+            else:
+                codes.append(_STRUCT_CODES[field])
+        self.packer = struct.Struct("@" + "".join(codes))
+        if self.packer.size != ctypes.sizeof(self.type):
+            raise CutileCppError(f"cutile_cpp_tensor packs to {self.packer.size} bytes, ctypes says {ctypes.sizeof(self.type)}")
+        self.max_dims = binding.constants["CUTILE_CPP_MAX_DIMS"]
+        dtypes = binding.enums["cutile_cpp_dtype"]
+        self.dtype_codes = {dtype: dtypes[name] for dtype, name in _DTYPE_NAMES.items()}
+        device_types = binding.enums["cutile_cpp_device_type"]
+        self.device_codes = {kind: device_types[name] for kind, name in _DEVICE_TYPE_NAMES.items()}
+
+
+_maker: _DescriptorMaker | None = None
+
+
 def descriptor(tensor: torch.Tensor, name: str = "tensor"):
     """A cutile_cpp_tensor describing `tensor` (which must outlive the call it is passed to)."""
-    binding = _library.load()
-    if tensor.dtype not in _DTYPE_NAMES:
+    global _maker
+    if _maker is None:
+        _maker = _DescriptorMaker(_library.load())
+    maker = _maker
+    dtype = maker.dtype_codes.get(tensor.dtype)
+    if dtype is None:
         raise TypeError(f"{name}: dtype {tensor.dtype} has no cutile_cpp dtype code")
-    if tensor.device.type not in _DEVICE_TYPE_NAMES:
-        raise ValueError(f"{name}: tensors on {tensor.device} cannot cross the C ABI (CUDA or CPU only)")
-    max_dims = binding.constants["CUTILE_CPP_MAX_DIMS"]
-    if tensor.dim() > max_dims:
-        raise ValueError(f"{name}: {tensor.dim()} dims exceed the C ABI's {max_dims}")
-    desc = binding.structs["cutile_cpp_tensor"]()
-    desc.data = tensor.data_ptr() or None
-    desc.ndim = tensor.dim()
-    desc.shape[: tensor.dim()] = tensor.shape
-    desc.strides[: tensor.dim()] = tensor.stride()
-    desc.dtype = binding.enums["cutile_cpp_dtype"][_DTYPE_NAMES[tensor.dtype]]
-    desc.device_type = binding.enums["cutile_cpp_device_type"][_DEVICE_TYPE_NAMES[tensor.device.type]]
-    desc.device_id = tensor.device.index or 0
-    return desc
+    device = tensor.device
+    device_type = maker.device_codes.get(device.type)
+    if device_type is None:
+        raise ValueError(f"{name}: tensors on {device} cannot cross the C ABI (CUDA or CPU only)")
+    ndim = tensor.dim()
+    if ndim > maker.max_dims:
+        raise ValueError(f"{name}: {ndim} dims exceed the C ABI's {maker.max_dims}")
+    padding = (0,) * (maker.max_dims - ndim)
+    return maker.type.from_buffer_copy(
+        maker.packer.pack(tensor.data_ptr(), *tensor.shape, *padding, *tensor.stride(), *padding, ndim, dtype,
+                          device_type, device.index or 0)
+    )
 
 
 def check_status(status: int) -> None:

@@ -30,8 +30,10 @@ def _check_tensor(op: str, name: str, value) -> None:
         raise ValueError(f"cutile_cpp.{op}: {name} is on {value.device}; the ops take CUDA or CPU tensors")
 
 
-def _forward_only(op: str, *tensors: torch.Tensor) -> list[torch.Tensor]:
-    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+def _forward_only(op: str, *tensors: torch.Tensor) -> list[torch.Tensor] | tuple[torch.Tensor, ...]:
+    if not any(t.requires_grad for t in tensors):
+        return tensors  # nothing to detach
+    if torch.is_grad_enabled():
         warnings.warn(
             f"cutile_cpp.{op} is forward-only: its inputs are detached and its result has no gradient", stacklevel=3
         )

@@ -324,6 +324,7 @@ PackedParams pack(std::span<const LaunchArg> args) {
 
 std::string device_text(const TensorArgView& t) { return t.on_cpu ? "cpu" : "cuda:" + std::to_string(t.device); }
 
+// The device of the launch, made current on this thread (Device(i) does so when it is made).
 Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& options) {
   const TensorArgView* first = nullptr;
   size_t decided_by = 0;
@@ -342,6 +343,7 @@ Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& optio
     const Device& device = options.stream->device();
     if (first && (device.is_cpu() != first->on_cpu || device.index() != first->device))
       throw UserError("the launch stream belongs to " + device.describe() + " but the tensors are on " + device_text(*first));
+    device.make_current();
     return device;
   }
   if (!first) return default_device();
@@ -370,7 +372,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   check_args(args, /*needs_memory=*/true);
   const Device device = launch_device(args, options);
   const std::array<int64_t, 3> grid = infer_grid(args, options, device.sm_count());
-  const Stream stream = options.stream.value_or(Stream::default_stream(device));
+  const Stream stream = options.stream ? *options.stream : Stream::default_stream(device);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].tensor)
       args[i].tensor->order_before_use(stream, is_output(args[i].kind) ? Access::write : Access::read,
@@ -380,8 +382,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
     interpret(*loaded, args, grid);
     return Completion();  // finished
   }
-  PackedParams params = pack(args);
-  device.make_current();
+  PackedParams params = pack(args);  // launch_device made the device current
   runtime::check(runtime::driver_api().cuLaunchKernel(loaded->function.handle, static_cast<unsigned>(grid[0]),
                                                       static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]),
                                                       1, 1, 1, 0, stream.handle(), params.pointers.data(), nullptr),

@@ -17,10 +17,11 @@ namespace {
 // process.
 class EventPool {
  public:
-  runtime::CUevent take(int device) {
+  /// An event of `device`'s primary context (current on this thread).
+  runtime::CUevent take(const Device& device) {
     {
       std::lock_guard lock(mutex_);
-      if (auto it = free_.find(device); it != free_.end() && !it->second.empty()) {
+      if (auto it = free_.find(device.index()); it != free_.end() && !it->second.empty()) {
         runtime::CUevent event = it->second.back();
         it->second.pop_back();
         return event;
@@ -50,8 +51,8 @@ EventPool& event_pool() {
 
 Completion Completion::record(const Stream& stream) {
   if (stream.device().is_cpu()) return Completion();  // CPU work has finished when it is issued
-  stream.device().make_current();
-  runtime::CUevent handle = event_pool().take(stream.device().index());
+  stream.device().make_current();  // the legacy default stream is the current context's
+  runtime::CUevent handle = event_pool().take(stream.device());
   Completion completion;
   completion.event_ = std::make_shared<const Event>(stream, handle);  // owns the event from here on
   check(driver_api().cuEventRecord(handle, stream.handle()), "cuEventRecord");

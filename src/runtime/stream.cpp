@@ -45,11 +45,19 @@ Stream Stream::borrow(void* cu_stream, const Device& device) {
   // The null handle is the legacy default stream of whatever context is current; pin it to `device`.
   if (handle) {
     device.make_current();
-    runtime::CUcontext context = nullptr;
-    runtime::CUresult result = driver_api().cuStreamGetCtx(handle, &context);
-    if (result != runtime::kCudaSuccess)
-      throw UserError("cannot borrow CUstream " + hex(cu_stream) + ": the driver does not know it (" +
-                      runtime::describe_result(result) + ")");
+    // The last stream this thread borrowed, and its context: frameworks pass the same few streams again
+    // and again, and asking the driver each time costs a launch a sizeable part of its host time.
+    thread_local runtime::CUstream last_stream = nullptr;
+    thread_local runtime::CUcontext last_context = nullptr;
+    runtime::CUcontext context = handle == last_stream ? last_context : nullptr;
+    if (!context) {
+      runtime::CUresult result = driver_api().cuStreamGetCtx(handle, &context);
+      if (result != runtime::kCudaSuccess)
+        throw UserError("cannot borrow CUstream " + hex(cu_stream) + ": the driver does not know it (" +
+                        runtime::describe_result(result) + ")");
+      last_stream = handle;
+      last_context = context;
+    }
     if (context != device.runtime_device().context())
       throw UserError("cannot borrow CUstream " + hex(cu_stream) + " for " + device.describe() +
                       ": it belongs to another context than the device's primary context");

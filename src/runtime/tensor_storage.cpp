@@ -23,6 +23,39 @@ const Stream& release_stream(const Device& device) {
   return found->second;
 }
 
+// Allocations the driver has already confirmed as memory of a device: borrowing memory inside one again
+// (a framework's caching allocator hands out the same segments over and over) costs no driver call.
+// Memory that is freed and handed out again by the driver is still memory of that device, so a hit
+// never accepts another device's memory; it can miss a pointer into a segment freed since.
+class KnownAllocations {
+ public:
+  bool contains(int device, uint64_t address) {
+    std::lock_guard lock(mutex_);
+    for (const Range& r : ranges_)
+      if (r.device == device && address >= r.start && address - r.start < r.bytes) return true;
+    return false;
+  }
+  void add(int device, uint64_t start, uint64_t bytes) {
+    std::lock_guard lock(mutex_);
+    if (ranges_.size() == kCapacity) ranges_.erase(ranges_.begin());  // the oldest
+    ranges_.push_back({device, start, bytes});
+  }
+
+ private:
+  static constexpr size_t kCapacity = 64;
+  struct Range {
+    int device;
+    uint64_t start, bytes;
+  };
+  std::mutex mutex_;
+  std::vector<Range> ranges_;
+};
+
+KnownAllocations& known_allocations() {
+  static auto* known = new KnownAllocations;  // never destroyed: borrows may happen during static destruction
+  return *known;
+}
+
 std::string hex(uint64_t address) {
   std::ostringstream text;
   text << "0x" << std::hex << address;
@@ -67,7 +100,7 @@ std::shared_ptr<TensorStorage> TensorStorage::allocate(const Device& device, int
 std::shared_ptr<TensorStorage> TensorStorage::borrow(const Device& device, uint64_t address, int64_t bytes) {
   if (bytes > 0 && device.is_cpu() && address == 0)
     throw UserError("cannot borrow a null host pointer for a CPU tensor with elements");
-  if (bytes > 0 && !device.is_cpu()) {
+  if (bytes > 0 && !device.is_cpu() && !known_allocations().contains(device.index(), address)) {
     if (address == 0) throw UserError("cannot borrow a null device pointer for a tensor with elements");
     device.make_current();
     int ordinal = -1;
@@ -80,6 +113,13 @@ std::shared_ptr<TensorStorage> TensorStorage::borrow(const Device& device, uint6
     if (ordinal != device.index())
       throw UserError("cannot borrow " + hex(address) + " for " + device.describe() +
                       ": it is memory of cuda:" + std::to_string(ordinal));
+    runtime::CUdeviceptr start = 0;
+    size_t range = 0;
+    if (driver_api().cuPointerGetAttribute(&start, runtime::kPointerAttributeRangeStartAddr, address) ==
+            runtime::kCudaSuccess &&
+        driver_api().cuPointerGetAttribute(&range, runtime::kPointerAttributeRangeSize, address) ==
+            runtime::kCudaSuccess)
+      known_allocations().add(device.index(), start, range);
   }
   return std::shared_ptr<TensorStorage>(new TensorStorage(Kind::borrowed, device, address, bytes, false));
 }
