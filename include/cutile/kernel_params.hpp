@@ -26,6 +26,13 @@ struct tile_t {};
 template <int64_t... DIMS>
 inline constexpr tile_t<DIMS...> tile{};
 
+/// Where consecutive tiles of a strided load start, per dimension: `cutile::steps<8, 64>` with tiles of
+/// <16, 64> reads row blocks that overlap by half.
+template <int64_t... STEPS>
+struct steps_t {};
+template <int64_t... STEPS>
+inline constexpr steps_t<STEPS...> steps{};
+
 /// Per-access hints for tileiras; validated before it runs.
 struct AccessHints {
   std::optional<int> latency;     ///< 1..10: expected memory latency class, a scheduling hint
@@ -64,6 +71,19 @@ struct ArrayValues {
   std::vector<ir::Value*> extents;  // scalar i32 per dim (constants where static)
   std::vector<ir::Value*> strides;  // scalar i32 per dim; null where the stride is 1
 };
+
+/// `v` restricted to [start, stop) along `axis`, both clamped into [0, extent].
+ArrayValues slice_array(ir::Builder& b, const ArrayValues& v, size_t axis, ir::Value* start, ir::Value* stop);
+
+template <ShapeType S, size_t AXIS>
+constexpr auto dims_with_dynamic() {
+  auto dims = S::dims;
+  dims[AXIS] = dyn;
+  return dims;
+}
+/// S with dimension AXIS made dynamic (a slice's shape).
+template <ShapeType S, size_t AXIS>
+using with_dynamic_dim = typename shape_from_array<dims_with_dynamic<S, AXIS>()>::type;
 
 /// Element-wise addressing of the whole tensor, dims in tensor order.
 inline Addressing addressing(const ArrayValues& v) { return {v.base, v.extents, v.strides, {}, {}}; }
@@ -128,6 +148,35 @@ class In {
     return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
                                             detail::access_hints(hints))
                                     .first);
+  }
+
+  /// Tile `index` of a strided tiling: tile i starts at element i · STEP of each dimension (Tile IR's
+  /// strided view, bytecode 13.3), so tiles may overlap (STEP < T) or leave gaps (STEP > T).
+  template <int64_t... T, int64_t... STEP>
+    requires(sizeof...(T) == rank) && (sizeof...(STEP) == rank) && TileShape<Shape<T...>> && ((STEP > 0) && ...)
+  Tile<E, Shape<T...>> load(tile_t<T...>, steps_t<STEP...>, std::array<IndexArg, rank> index, pad padding = pad::none,
+                            AccessHints hints = {}, std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    const ir::Type type = ir::Type::strided_view({static_cast<int32_t>(T)...}, {static_cast<int32_t>(STEP)...},
+                                                 values_.tensor_view->type(), {}, detail::padding_of(padding));
+    ir::Value* view = b.create_value(ir::Opcode::make_strided_view, type, {values_.tensor_view});
+    std::vector<ir::Value*> idx;
+    for (const IndexArg& i : index) idx.push_back(i.value(b));
+    return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
+                                            detail::access_hints(hints))
+                                    .first);
+  }
+
+  /// The sub-tensor [start, stop) along dimension AXIS (element coordinates), an In of its own: loads,
+  /// gathers and extents see only the slice. Both bounds are clamped into [0, extent], so a slice never
+  /// reaches past its tensor (an empty slice when stop ≤ start).
+  template <size_t AXIS>
+    requires(AXIS < rank)
+  In<E, detail::with_dynamic_dim<S, AXIS>> slice(IndexArg start, IndexArg stop,
+                                                 std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    return In<E, detail::with_dynamic_dim<S, AXIS>>(
+        detail::slice_array(b, values_, AXIS, start.value(b), stop.value(b)));
   }
 
   /// Reads the elements at `at(i0, i1, ...)` (element coordinates, one integer tile per dimension, shapes

@@ -224,3 +224,56 @@ TEST(CpuAtomic, ExchangeReturnsTheReplacedValues) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CpuViews, StridedLoadsReadOverlappingWindows) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t m = 40, n = 37;
+  auto x = ct::randn<float>({m, n}, cpu, 36);
+  const std::vector<float> hx = x.to_host();
+  auto y = ct::empty<float>({m / 8 * 16, n}, cpu);  // one 16-row window per step of 8
+  ct::launch(mk::overlapping_rows, y.partition({16, 16}), x).sync();
+  const std::vector<float> hy = y.to_host();
+  for (int64_t r = 0; r < m / 8 * 16; ++r) {
+    const int64_t source = r / 16 * 8 + r % 16;
+    for (int64_t c = 0; c < n; ++c)
+      ASSERT_EQ(hy[static_cast<size_t>(r * n + c)], source < m ? hx[static_cast<size_t>(source * n + c)] : 0.0f) << r << ", " << c;
+  }
+}
+
+TEST(CpuViews, SlicesAreClampedIntoTheirTensor) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t m = 5, n = 37, width = 32;
+  auto x = ct::randn<float>({m, n}, cpu, 37);
+  const std::vector<float> hx = x.to_host();
+  for (auto [lo, hi] : {std::pair{5, 25}, std::pair{-3, 100}, std::pair{10, 60}}) {  // every tile starts inside
+    auto y = ct::empty<float>({m, width}, cpu);
+    ct::launch(mk::column_slice, y.partition({1, 16}), x, lo, hi).sync();
+    const std::vector<float> hy = y.to_host();
+    const int64_t first = std::clamp<int64_t>(lo, 0, n), last = std::clamp<int64_t>(hi, first, n);
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < width; ++c) {
+        const float expected = first + c < last ? hx[static_cast<size_t>(r * n + first + c)] : 0.0f;
+        ASSERT_EQ(hy[static_cast<size_t>(r * width + c)], expected) << "slice [" << lo << ", " << hi << ") at " << r << ", " << c;
+      }
+  }
+}
+
+TEST(CpuViews, GathersFromASliceStayInsideIt) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t size = 50, n = 45, lo = 10, hi = 30;
+  auto x = ct::randn<float>({size}, cpu, 38);
+  const std::vector<float> hx = x.to_host();
+  const std::vector<int32_t> hidx = random_ints(n, -4, 26, 39);
+  auto idx = ct::from_host<int32_t>(hidx, {n}, cpu);
+  auto y = ct::empty<float>({n}, cpu);
+  ct::launch(mk::gather_from_slice, y.partition({16}), x, idx, lo, hi).sync();
+  const std::vector<float> hy = y.to_host();
+  for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
+    const bool inside = hidx[k] >= 0 && hidx[k] < hi - lo;
+    ASSERT_EQ(hy[k], inside ? hx[static_cast<size_t>(lo + hidx[k])] : 0.0f) << k;
+  }
+}
+
+}  // namespace

@@ -120,6 +120,26 @@ inline void exchange_cells(ct::Out<float, ct::Shape<16>> out, ct::Atomic<float, 
   out.store(cells.atomic_xchg(ct::at(k), x.load(ct::tile<16>, {i}, ct::pad::zero), {.order = ct::memory_order::acquire}));
 }
 
+// Overlapping row windows: tile (i, j) of y is rows [8i, 8i + 16) of x — a strided view with steps (8, 16).
+inline void overlapping_rows(ct::Out<float, ct::Shape<16, 16>> y, ct::In<float, Dyn2> x) {
+  auto [i, j] = y.tile_index();
+  y.store(x.load(ct::tile<16, 16>, ct::steps<8, 16>, {i, j}, ct::pad::zero));
+}
+
+// y = x[:, lo:hi] (bounds clamped into x), zero past the slice's end.
+inline void column_slice(ct::Out<float, ct::Shape<1, 16>> y, ct::In<float, Dyn2> x, ct::Int lo, ct::Int hi) {
+  auto [i, j] = y.tile_index();
+  auto s = x.slice<1>(lo, hi);
+  y.store(s.load(ct::tile<1, 16>, {i, j}, ct::pad::zero));
+}
+
+// A gather from a row slice: y[k] = x[lo + idx[k]], reading 0 outside the slice.
+inline void gather_from_slice(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1> x, ct::In<int32_t, Dyn1> idx,
+                              ct::Int lo, ct::Int hi) {
+  auto [i] = y.tile_index();
+  y.store(x.slice<0>(lo, hi).gather(idx.load(ct::tile<16>, {i}, ct::pad::zero)));
+}
+
 inline std::vector<TracedKernel> all() {
   return {
       {"load_transposed", [] { return trace_with(&load_transposed, {contiguous(2), contiguous(2)}); }},
@@ -137,6 +157,10 @@ inline std::vector<TracedKernel> all() {
       {"claim_slots", [] { return trace_with(&claim_slots, {contiguous(1), contiguous(1), contiguous(1)}); }},
       {"bucket_max", [] { return trace_with(&bucket_max, {contiguous(1), contiguous(1), contiguous(1), {}}); }},
       {"exchange_cells", [] { return trace_with(&exchange_cells, {contiguous(1), contiguous(1), contiguous(1)}); }},
+      {"overlapping_rows", [] { return trace_with(&overlapping_rows, {contiguous(2), contiguous(2)}); }},
+      {"column_slice", [] { return trace_with(&column_slice, {contiguous(2), contiguous(2), {}, {}}); }},
+      {"gather_from_slice",
+       [] { return trace_with(&gather_from_slice, {contiguous(1), contiguous(1), contiguous(1), {}, {}}); }},
   };
 }
 
