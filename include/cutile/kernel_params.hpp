@@ -167,6 +167,26 @@ class In {
                                     .first);
   }
 
+  /// A tile whose dimension SPARSE takes the rows (elements) named by `ids`, the other dimensions tile
+  /// `index` as a plain load does (its entry SPARSE is ignored): `x.load_gathered<0>(tile<16, 64>, ids,
+  /// {0, j})` reads x[ids[r], 64j + c]. Ids outside the tensor read the padding. Tile IR's
+  /// gather_scatter_view (bytecode 13.3; cuTile Python's advanced indexing); rank ≥ 2.
+  template <size_t SPARSE, int64_t... T, IntegerElement I>
+    requires(rank >= 2) && (SPARSE < rank) && (sizeof...(T) == rank) && TileShape<Shape<T...>>
+  Tile<E, Shape<T...>> load_gathered(tile_t<T...>, const Tile<I, Shape<Shape<T...>::dims[SPARSE]>>& ids,
+                                     std::array<IndexArg, rank> index, pad padding = pad::none, AccessHints hints = {},
+                                     std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    const ir::Type type = ir::Type::gather_scatter_view({static_cast<int32_t>(T)...}, values_.tensor_view->type(),
+                                                        static_cast<int32_t>(SPARSE), detail::padding_of(padding));
+    ir::Value* view = b.create_value(ir::Opcode::make_gather_scatter_view, type, {values_.tensor_view});
+    std::vector<ir::Value*> idx;
+    for (size_t d = 0; d < rank; ++d) idx.push_back(d == SPARSE ? ids.value() : index[d].value(b));
+    return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
+                                            detail::access_hints(hints))
+                                    .first);
+  }
+
   /// The sub-tensor [start, stop) along dimension AXIS (element coordinates), an In of its own: loads,
   /// gathers and extents see only the slice. Both bounds are clamped into [0, extent], so a slice never
   /// reaches past its tensor (an empty slice when stop ≤ start).

@@ -277,3 +277,23 @@ TEST(CpuViews, GathersFromASliceStayInsideIt) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CpuViews, GatherScatterViewsReadTheNamedRows) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t m = 20, n = 37, r = 13;
+  auto x = ct::randn<float>({m, n}, cpu, 40);
+  const std::vector<int32_t> hids = random_ints(r, 0, 24, 41);  // some past the last row
+  auto ids = ct::from_host<int32_t>(hids, {r}, cpu);
+  auto y = ct::empty<float>({r, n}, cpu);
+  ct::launch(mk::gathered_rows, y.partition({8, 16}), x, ids).sync();
+  const std::vector<float> hx = x.to_host(), hy = y.to_host();
+  for (int64_t i = 0; i < r; ++i) {
+    const int32_t row = hids[static_cast<size_t>(i)];
+    for (int64_t c = 0; c < n; ++c)
+      ASSERT_EQ(hy[static_cast<size_t>(i * n + c)], row < m ? hx[static_cast<size_t>(row * n + c)] : 0.0f) << i << ", " << c;
+  }
+}
+
+}  // namespace

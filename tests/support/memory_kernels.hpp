@@ -140,6 +140,12 @@ inline void gather_from_slice(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn
   y.store(x.slice<0>(lo, hi).gather(idx.load(ct::tile<16>, {i}, ct::pad::zero)));
 }
 
+// y[r, c] = x[ids[r], c] through a gather-scatter view (row ids outside x read zero).
+inline void gathered_rows(ct::Out<float, ct::Shape<8, 16>> y, ct::In<float, Dyn2> x, ct::In<int32_t, Dyn1> ids) {
+  auto [i, j] = y.tile_index();
+  y.store(x.load_gathered<0>(ct::tile<8, 16>, ids.load(ct::tile<8>, {i}, ct::pad::zero), {0, j}, ct::pad::zero));
+}
+
 inline std::vector<TracedKernel> all() {
   return {
       {"load_transposed", [] { return trace_with(&load_transposed, {contiguous(2), contiguous(2)}); }},
@@ -161,6 +167,7 @@ inline std::vector<TracedKernel> all() {
       {"column_slice", [] { return trace_with(&column_slice, {contiguous(2), contiguous(2), {}, {}}); }},
       {"gather_from_slice",
        [] { return trace_with(&gather_from_slice, {contiguous(1), contiguous(1), contiguous(1), {}, {}}); }},
+      {"gathered_rows", [] { return trace_with(&gathered_rows, {contiguous(2), contiguous(2), contiguous(1)}); }},
   };
 }
 
