@@ -1,6 +1,7 @@
 // Kernel parameters as the kernel body sees them.
 //   In<E, Shape<...>>   a read-only tensor shared by all tile blocks; dims may be `dyn`.
 //   Out<E, Shape<...>>  this tile block's exclusive tile of an output; the shape is the tile shape.
+//   Out<E, Shape<...>, Order<...>>  the same over a permuted partition (tile dim i walks tensor dim O[i]).
 //   Tile<E, Shape<>>    a scalar (Int, Float, ...), passed by value.
 // At launch an In takes a Tensor, an Out a Partition of a Tensor whose tile shape matches, a scalar a
 // number. Each tensor becomes 1 + 2·rank entry parameters (base pointer, extents, strides, i32).
@@ -11,6 +12,8 @@
 #include <variant>
 
 #include "cutile/arith.hpp"
+#include "cutile/gather.hpp"
+#include "cutile/order.hpp"
 
 namespace cutile {
 
@@ -22,6 +25,13 @@ template <int64_t... DIMS>
 struct tile_t {};
 template <int64_t... DIMS>
 inline constexpr tile_t<DIMS...> tile{};
+
+/// Where consecutive tiles of a strided load start, per dimension: `cutile::steps<8, 64>` with tiles of
+/// <16, 64> reads row blocks that overlap by half.
+template <int64_t... STEPS>
+struct steps_t {};
+template <int64_t... STEPS>
+inline constexpr steps_t<STEPS...> steps{};
 
 /// Per-access hints for tileiras; validated before it runs.
 struct AccessHints {
@@ -57,8 +67,39 @@ struct ArrayFacts {
 /// The IR values of a tensor parameter after its prologue.
 struct ArrayValues {
   ir::Value* tensor_view = nullptr;
+  ir::Value* base = nullptr;        // tile<ptr<E>>, with its alignment assumed
   std::vector<ir::Value*> extents;  // scalar i32 per dim (constants where static)
+  std::vector<ir::Value*> strides;  // scalar i32 per dim; null where the stride is 1
 };
+
+/// `v` restricted to [start, stop) along `axis`, both clamped into [0, extent].
+ArrayValues slice_array(ir::Builder& b, const ArrayValues& v, size_t axis, ir::Value* start, ir::Value* stop);
+
+template <ShapeType S, size_t AXIS>
+constexpr auto dims_with_dynamic() {
+  auto dims = S::dims;
+  dims[AXIS] = dyn;
+  return dims;
+}
+/// S with dimension AXIS made dynamic (a slice's shape).
+template <ShapeType S, size_t AXIS>
+using with_dynamic_dim = typename shape_from_array<dims_with_dynamic<S, AXIS>()>::type;
+
+/// Element-wise addressing of the whole tensor, dims in tensor order.
+inline Addressing addressing(const ArrayValues& v) { return {v.base, v.extents, v.strides, {}, {}}; }
+
+/// The token rule of one alias set (cuTile Python's): a load waits for the last store; a store, scatter
+/// or atomic waits for every access before it. The counters tell loops and branches what a body touched.
+inline ir::Value* token_for_load(const TraceContext::TokenChain& c) { return c.last_store; }
+inline ir::Value* token_for_store(const TraceContext::TokenChain& c) { return c.last_access; }
+inline void loaded(ir::Builder& b, TraceContext::TokenChain& c, ir::Value* token) {
+  c.last_access = c.last_access && c.last_access != c.last_store ? b.join_tokens({c.last_access, token}) : token;
+  ++c.loads;
+}
+inline void stored(TraceContext::TokenChain& c, ir::Value* token) {
+  c.last_store = c.last_access = token;
+  ++c.stores;
+}
 
 /// Declares nothing (the entry's parameters exist already): consumes the 1 + 2·rank parameters starting
 /// at `first_param` and emits the prologue — assumes, then make_tensor_view with static extents from
@@ -88,16 +129,101 @@ class In {
   /// Loads tile number `index` (in tile units, not elements) of shape tile_t<T...>.
   template <int64_t... T>
     requires(sizeof...(T) == rank) && TileShape<Shape<T...>>
-  Tile<E, Shape<T...>> load(tile_t<T...>, std::array<IndexArg, rank> index, pad padding = pad::none,
+  Tile<E, Shape<T...>> load(tile_t<T...> shape, std::array<IndexArg, rank> index, pad padding = pad::none,
+                            AccessHints hints = {}, std::source_location where = std::source_location::current()) const {
+    return load(shape, identity_order<rank>{}, index, padding, hints, where);
+  }
+
+  /// The same with tile dim i walking tensor dim P[i] (`order<1, 0>` reads a transposed tile); `index`
+  /// and the tile shape are in the tile's dimension order.
+  template <int64_t... T, int... P>
+    requires(sizeof...(T) == rank) && TileShape<Shape<T...>> && PermutationOf<Order<P...>, rank>
+  Tile<E, Shape<T...>> load(tile_t<T...>, Order<P...>, std::array<IndexArg, rank> index, pad padding = pad::none,
                             AccessHints hints = {}, std::source_location where = std::source_location::current()) const {
     ir::Builder& b = detail::trace_at(where);
-    ir::Value* view =
-        b.make_partition_view(values_.tensor_view, {static_cast<int32_t>(T)...}, detail::padding_of(padding));
+    ir::Value* view = b.make_partition_view(values_.tensor_view, {static_cast<int32_t>(T)...},
+                                            detail::padding_of(padding), Order<P...>::vector());
     std::vector<ir::Value*> idx;
     for (const IndexArg& i : index) idx.push_back(i.value(b));
     return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
                                             detail::access_hints(hints))
                                     .first);
+  }
+
+  /// Tile `index` of a strided tiling: tile i starts at element i · STEP of each dimension (Tile IR's
+  /// strided view, bytecode 13.3), so tiles may overlap (STEP < T) or leave gaps (STEP > T).
+  template <int64_t... T, int64_t... STEP>
+    requires(sizeof...(T) == rank) && (sizeof...(STEP) == rank) && TileShape<Shape<T...>> && ((STEP > 0) && ...)
+  Tile<E, Shape<T...>> load(tile_t<T...>, steps_t<STEP...>, std::array<IndexArg, rank> index, pad padding = pad::none,
+                            AccessHints hints = {}, std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    const ir::Type type = ir::Type::strided_view({static_cast<int32_t>(T)...}, {static_cast<int32_t>(STEP)...},
+                                                 values_.tensor_view->type(), {}, detail::padding_of(padding));
+    ir::Value* view = b.create_value(ir::Opcode::make_strided_view, type, {values_.tensor_view});
+    std::vector<ir::Value*> idx;
+    for (const IndexArg& i : index) idx.push_back(i.value(b));
+    return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
+                                            detail::access_hints(hints))
+                                    .first);
+  }
+
+  /// A tile whose dimension SPARSE takes the rows (elements) named by `ids`, the other dimensions tile
+  /// `index` as a plain load does (its entry SPARSE is ignored): `x.load_gathered<0>(tile<16, 64>, ids,
+  /// {0, j})` reads x[ids[r], 64j + c]. Ids outside the tensor read the padding. Tile IR's
+  /// gather_scatter_view (bytecode 13.3; cuTile Python's advanced indexing); rank ≥ 2.
+  template <size_t SPARSE, int64_t... T, IntegerElement I>
+    requires(rank >= 2) && (SPARSE < rank) && (sizeof...(T) == rank) && TileShape<Shape<T...>>
+  Tile<E, Shape<T...>> load_gathered(tile_t<T...>, const Tile<I, Shape<Shape<T...>::dims[SPARSE]>>& ids,
+                                     std::array<IndexArg, rank> index, pad padding = pad::none, AccessHints hints = {},
+                                     std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    const ir::Type type = ir::Type::gather_scatter_view({static_cast<int32_t>(T)...}, values_.tensor_view->type(),
+                                                        static_cast<int32_t>(SPARSE), detail::padding_of(padding));
+    ir::Value* view = b.create_value(ir::Opcode::make_gather_scatter_view, type, {values_.tensor_view});
+    std::vector<ir::Value*> idx;
+    for (size_t d = 0; d < rank; ++d) idx.push_back(d == SPARSE ? ids.value() : index[d].value(b));
+    return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
+                                            detail::access_hints(hints))
+                                    .first);
+  }
+
+  /// The sub-tensor [start, stop) along dimension AXIS (element coordinates), an In of its own: loads,
+  /// gathers and extents see only the slice. Both bounds are clamped into [0, extent], so a slice never
+  /// reaches past its tensor (an empty slice when stop ≤ start).
+  template <size_t AXIS>
+    requires(AXIS < rank)
+  In<E, detail::with_dynamic_dim<S, AXIS>> slice(IndexArg start, IndexArg stop,
+                                                 std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    return In<E, detail::with_dynamic_dim<S, AXIS>>(
+        detail::slice_array(b, values_, AXIS, start.value(b), stop.value(b)));
+  }
+
+  /// Reads the elements at `at(i0, i1, ...)` (element coordinates, one integer tile per dimension, shapes
+  /// broadcast); elements outside the tensor read `options.padding`.
+  template <IndexTile... I>
+    requires(sizeof...(I) == rank) && TileShape<common_shape<I...>>
+  Tile<E, common_shape<I...>> gather(const At<I...>& at, GatherOptions options = {},
+                                     std::source_location where = std::source_location::current()) const {
+    return gather_where<common_shape<I...>>(at, nullptr, options, where);
+  }
+
+  /// The same, reading only where `mask` is true (elsewhere `options.padding`).
+  template <IndexTile... I, TileShape M>
+    requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<bool, M>>>
+  Tile<E, common_shape<I..., Tile<bool, M>>> gather(const At<I...>& at, const Tile<bool, M>& mask,
+                                                    GatherOptions options = {},
+                                                    std::source_location where = std::source_location::current()) const {
+    using R = common_shape<I..., Tile<bool, M>>;
+    return gather_where<R>(at, broadcast_to<R>(mask).value(), options, where);
+  }
+
+  /// Rank 1: `x.gather(indices)`.
+  template <IndexTile I>
+    requires(rank == 1)
+  Tile<E, typename I::shape_type> gather(const I& index, GatherOptions options = {},
+                                         std::source_location where = std::source_location::current()) const {
+    return gather(cutile::at(index), options, where);
   }
 
   /// Extent of dimension A (a constant when the kernel's shape or the specialisation fixes it).
@@ -108,21 +234,36 @@ class In {
   }
 
  private:
+  template <TileShape R, class... I>
+  Tile<E, R> gather_where(const At<I...>& at, ir::Value* mask, const GatherOptions& options,
+                          const std::source_location& where) const {
+    ir::Builder& b = detail::trace_at(where);
+    const detail::PointerTile p =
+        detail::pointer_tile(b, detail::addressing(values_), detail::index_values<R>(at), R::vector(), mask);
+    // Inputs are never written during a launch (no output may alias them): their loads need no token.
+    return Tile<E, R>(detail::masked_load(b, p, options.padding, options.latency, nullptr, where).first);
+  }
+
   detail::ArrayValues values_;
 };
 
-template <Element E, TileShape S>
+/// This block's exclusive tile of an output. With an Order O, tile dim i walks tensor dim O[i]: a
+/// kernel that computes Cᵀ tile by tile writes C through Out<E, Shape<BN, BM>, Order<1, 0>>; the launch
+/// passes `c.partition({BN, BM}, {1, 0})`.
+template <Element E, TileShape S, class O = identity_order<S::rank>>
+  requires PermutationOf<O, S::rank>
 class Out {
  public:
   static constexpr size_t rank = S::rank;
   static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3: one grid axis per dimension");
   using element_type = E;
   using shape_type = S;
+  using order_type = O;
 
   Out(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens)
       : values_(std::move(values)), tokens_(&tokens) {}
 
-  /// The index of this block's tile: the block's grid coordinates, one per dimension.
+  /// The index of this block's tile: the block's grid coordinates, one per (tile) dimension.
   std::array<Int, rank> tile_index(std::source_location where = std::source_location::current()) const {
     auto ids = detail::TraceContext::current(where).block_ids(where);
     std::array<Int, rank> out = [&]<size_t... I>(std::index_sequence<I...>) {
@@ -135,25 +276,64 @@ class Out {
   void store(const Tile<E, S>& value, AccessHints hints = {},
              std::source_location where = std::source_location::current()) const {
     ir::Builder& b = detail::trace_at(where);
-    ir::Value* token = b.store_view(value.value(), view(b), index(where), tokens_->last_access,
-                                    ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
-    tokens_->last_store = tokens_->last_access = token;
-    ++tokens_->stores;
+    store_at(b, value, index(where), hints);
   }
 
   /// Reads this block's tile (for kernels that update their output in place).
   Tile<E, S> load(pad padding = pad::none, AccessHints hints = {},
                   std::source_location where = std::source_location::current()) const {
     ir::Builder& b = detail::trace_at(where);
-    auto [tile, token] = b.load_view(view(b, padding), index(where), tokens_->last_store, ir::MemoryOrdering::weak,
-                                     std::nullopt, detail::access_hints(hints));
-    tokens_->last_access = tokens_->last_access && tokens_->last_access != tokens_->last_store
-                               ? b.join_tokens({tokens_->last_access, token})
-                               : token;
-    ++tokens_->loads;
+    auto [tile, token] = b.load_view(view(b, padding), index(where), detail::token_for_load(*tokens_),
+                                     ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
+    detail::loaded(b, *tokens_, token);
     return Tile<E, S>(tile);
   }
 
+  /// Writes `value` to the elements at `at(...)` of this block's tile — coordinates relative to the
+  /// tile, in its dimension order, shapes broadcast. Coordinates outside the tile or the tensor are not
+  /// written, so the block cannot reach another block's tile.
+  template <IndexTile... I, TileShape V>
+    requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>>>
+  void scatter(const At<I...>& at, const Tile<E, V>& value,
+               std::source_location where = std::source_location::current()) const {
+    using R = common_shape<I..., Tile<E, V>>;
+    ir::Builder& b = detail::trace_at(where);
+    detail::Addressing a;
+    a.base = values_.base;
+    const auto ids = index(where);
+    for (size_t d = 0; d < rank; ++d) {
+      const auto t = static_cast<size_t>(O::dims[d]);
+      a.extents.push_back(values_.extents[t]);
+      a.strides.push_back(values_.strides[t]);
+      a.origins.push_back(b.binary(ir::Opcode::muli, ids[d], b.constant_int(ir::ElementType::i32, S::dims[d])));
+      a.limits.push_back(S::dims[d]);
+    }
+    scatter_with(b, a, detail::index_values<R>(at), broadcast_to<R>(value).value(), R::vector(), where);
+  }
+
+  /// Escape hatch: writes `value` at `at(...)` — element coordinates of the whole output tensor, in its
+  /// dimension order — wherever they fall, other blocks' tiles included (only the tensor's bounds are
+  /// checked). Two blocks writing one element race; the kernel must rule that out itself.
+  template <IndexTile... I, TileShape V>
+    requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>>>
+  void unchecked_scatter(const At<I...>& at, const Tile<E, V>& value,
+                         std::source_location where = std::source_location::current()) const {
+    using R = common_shape<I..., Tile<E, V>>;
+    ir::Builder& b = detail::trace_at(where);
+    scatter_with(b, detail::addressing(values_), detail::index_values<R>(at), broadcast_to<R>(value).value(),
+                 R::vector(), where);
+  }
+
+  /// Escape hatch: writes tile number `tile_index` of the partition, whichever block owns it.
+  void unchecked_store(std::array<IndexArg, rank> tile_index, const Tile<E, S>& value, AccessHints hints = {},
+                       std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    std::vector<ir::Value*> idx;
+    for (const IndexArg& i : tile_index) idx.push_back(i.value(b));
+    store_at(b, value, idx, hints);
+  }
+
+  /// Extent of tensor dimension A.
   template <size_t A>
     requires(A < rank)
   Int extent() const {
@@ -162,15 +342,25 @@ class Out {
 
  private:
   ir::Value* view(ir::Builder& b, pad padding = pad::none) const {
-    return b.make_partition_view(values_.tensor_view, [] {
-      std::vector<int32_t> dims;
-      for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
-      return dims;
-    }(), detail::padding_of(padding));
+    std::vector<int32_t> dims;
+    for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
+    return b.make_partition_view(values_.tensor_view, dims, detail::padding_of(padding),
+                                 O::is_identity ? std::vector<int32_t>{} : O::vector());
   }
   std::vector<ir::Value*> index(const std::source_location& where) const {
     auto ids = detail::TraceContext::current(where).block_ids(where);
     return std::vector<ir::Value*>(ids.begin(), ids.begin() + rank);
+  }
+  void store_at(ir::Builder& b, const Tile<E, S>& value, std::vector<ir::Value*> idx, const AccessHints& hints) const {
+    ir::Value* token = b.store_view(value.value(), view(b), std::move(idx), detail::token_for_store(*tokens_),
+                                    ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
+    detail::stored(*tokens_, token);
+  }
+  void scatter_with(ir::Builder& b, const detail::Addressing& a, const std::vector<ir::Value*>& indices,
+                    ir::Value* value, const std::vector<int64_t>& shape, const std::source_location& where) const {
+    const detail::PointerTile p = detail::pointer_tile(b, a, indices, shape, nullptr);
+    detail::stored(*tokens_,
+                   detail::masked_store(b, p, value, std::nullopt, detail::token_for_store(*tokens_), where));
   }
 
   detail::ArrayValues values_;

@@ -4,7 +4,8 @@
 //   cutile::launch(softmax_rows<bf16, 4096>, y.partition({1, 4096}), x).sync();
 //
 // Arguments: an In<E, S> takes a Tensor<E> (or an AnyTensor of element E), an Out<E, S> a Partition<E>
-// whose tile shape is S (so does an OutTiles<E, S>), a scalar Tile<E, Shape<>> a number. The grid is the
+// whose tile shape is S and whose order is the Out's (so does an OutTiles<E, S>), an Atomic<E, S> a
+// Tensor<E> that overlaps no other argument, a scalar Tile<E, Shape<>> a number. The grid is the
 // Out partitions' grid (they must agree) unless LaunchOptions::grid gives it; a kernel whose outputs are
 // all OutTiles gets one block per SM (at most one per tile) by default, and always a 1-D grid. Launch-time checks: element type, rank, static
 // dims, partition tile shape, device, outputs overlapping any other argument, live partitions of
@@ -60,6 +61,7 @@ struct LaunchArg {
   std::optional<TensorArgView> tensor;             ///< tensors and partitions
   std::vector<int64_t> kernel_dims;  ///< In: the kernel's shape (dyn allowed); Out: the tile shape
   uint64_t scalar_bits = 0;          ///< scalars, in the element's own encoding
+  std::vector<int64_t> kernel_order;  ///< Out, OutTiles: the order the partition must have
 };
 
 struct KernelRef {
@@ -89,15 +91,27 @@ struct arg_binder<In<E, S>> {
   static LaunchArg bind(const Tensor<E>& t) { return bind(static_cast<const AnyTensor&>(t)); }
 };
 
-template <Element E, TileShape S>
-struct arg_binder<Out<E, S>> {
-  static LaunchArg bind(const Partition<E>& p) { return {ArgKind::output, ir_element<E>, p.arg_view(), S::vector(), 0}; }
+template <Element E, ShapeType S>
+struct arg_binder<Atomic<E, S>> {
+  static LaunchArg bind(const Tensor<E>& t) { return {ArgKind::atomic, ir_element<E>, t.arg_view(), S::vector(), 0}; }
 };
 
-template <Element E, TileShape S>
-struct arg_binder<OutTiles<E, S>> {
+template <class O>
+std::vector<int64_t> order_dims() {
+  return std::vector<int64_t>(O::dims.begin(), O::dims.end());
+}
+
+template <Element E, TileShape S, class O>
+struct arg_binder<Out<E, S, O>> {
   static LaunchArg bind(const Partition<E>& p) {
-    return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::vector(), 0};
+    return {ArgKind::output, ir_element<E>, p.arg_view(), S::vector(), 0, order_dims<O>()};
+  }
+};
+
+template <Element E, TileShape S, class O>
+struct arg_binder<OutTiles<E, S, O>> {
+  static LaunchArg bind(const Partition<E>& p) {
+    return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::vector(), 0, order_dims<O>()};
   }
 };
 

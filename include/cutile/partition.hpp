@@ -13,11 +13,25 @@
 
 namespace cutile {
 
-/// The tile grid of a partition: per axis ceil(extent / tile), padded with 1 to three axes. A
-/// cutile::UserError naming `tensor` unless the tensor has rank 1 to 3 (the launch grid has three axes),
-/// the tile has the same rank, and each tile dim is a power of two (Tile IR tile dims are).
+/// The tile grid of a partition: per tile axis i ceil(extent[order[i]] / tile[i]), padded with 1 to three
+/// axes. A cutile::UserError naming `tensor` unless the tensor has rank 1 to 3 (the launch grid has three
+/// axes), the tile has the same rank, each tile dim is a power of two (Tile IR tile dims are) and `order`
+/// is a permutation of the tensor's dims.
 std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<const int64_t> tile_shape,
-                                      std::string_view tensor);
+                                      std::span<const int64_t> order, std::string_view tensor);
+
+/// 0, 1, ..., rank - 1.
+inline std::vector<int64_t> identity_dims(size_t rank) {
+  std::vector<int64_t> dims(rank);
+  for (size_t i = 0; i < rank; ++i) dims[i] = static_cast<int64_t>(i);
+  return dims;
+}
+
+/// The grid of a partition in the tensor's own order.
+inline std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<const int64_t> tile_shape,
+                                             std::string_view tensor) {
+  return partition_grid(shape, tile_shape, identity_dims(shape.size()), tensor);
+}
 
 /// Move-only. While it lives it borrows its tensor's storage exclusively: reading the tensor through any
 /// other handle (to_host, passing it to a kernel) or partitioning it again is a cutile::UserError naming
@@ -25,11 +39,12 @@ std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<
 template <Element E>
 class Partition {
  public:
-  /// Prefer Tensor<E>::partition.
-  Partition(Tensor<E> tensor, std::vector<int64_t> tile_shape)
+  /// Prefer Tensor<E>::partition. `order`: tile dim i walks tensor dim order[i] (empty: in order).
+  Partition(Tensor<E> tensor, std::vector<int64_t> tile_shape, std::vector<int64_t> order = {})
       : tensor_(std::move(tensor)),
         tile_shape_(std::move(tile_shape)),
-        grid_(partition_grid(tensor_.shape(), tile_shape_, tensor_.describe())),
+        order_(order.empty() ? identity_dims(tensor_.shape().size()) : std::move(order)),
+        grid_(partition_grid(tensor_.shape(), tile_shape_, order_, tensor_.describe())),
         borrow_(
             tensor_.borrow_state().begin_exclusive(tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
 
@@ -37,6 +52,7 @@ class Partition {
   Partition(Partition&& other) noexcept
       : tensor_(std::move(other.tensor_)),
         tile_shape_(std::move(other.tile_shape_)),
+        order_(std::move(other.order_)),
         grid_(other.grid_),
         borrow_(std::exchange(other.borrow_, 0)) {}
   Partition& operator=(Partition&& other) noexcept {
@@ -44,6 +60,7 @@ class Partition {
       release();
       tensor_ = std::move(other.tensor_);
       tile_shape_ = std::move(other.tile_shape_);
+      order_ = std::move(other.order_);
       grid_ = other.grid_;
       borrow_ = std::exchange(other.borrow_, 0);
     }
@@ -53,6 +70,8 @@ class Partition {
   Partition& operator=(const Partition&) = delete;
 
   const std::vector<int64_t>& tile_shape() const { return tile_shape_; }
+  /// Which tensor dim each tile dim walks.
+  const std::vector<int64_t>& order() const { return order_; }
   /// Tiles per axis, one tile block each: the launch grid this partition implies.
   const std::array<int64_t, 3>& grid() const { return grid_; }
   /// The partitioned tensor, for its metadata; reading its data through it is refused like any other
@@ -73,6 +92,7 @@ class Partition {
     if (!borrow_) throw UserError("cannot use a partition after it was moved from or unpartitioned");
     TensorArgView view = tensor_.arg_view();
     view.tile_shape = tile_shape_;
+    view.tile_order = order_;
     view.borrow = borrow_;
     return view;
   }
@@ -84,6 +104,7 @@ class Partition {
 
   Tensor<E> tensor_;
   std::vector<int64_t> tile_shape_;
+  std::vector<int64_t> order_;
   std::array<int64_t, 3> grid_;
   uint64_t borrow_;
 };

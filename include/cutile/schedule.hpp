@@ -21,7 +21,8 @@
 
 namespace cutile {
 
-template <Element E, TileShape S>
+template <Element E, TileShape S, class O>
+  requires PermutationOf<O, S::rank>
 class OutTiles;
 
 namespace detail {
@@ -40,26 +41,32 @@ class TileIndex {
   TileIndex(std::array<Int, rank> coords, const void* owner) : coords_(std::move(coords)), owner_(owner) {}
   std::array<Int, rank> coords_;
   const void* owner_;  // the OutTiles' token chain: an index fits only the output it was made for
-  friend class OutTiles<E, S>;
+  template <Element E2, TileShape S2, class O2>
+    requires PermutationOf<O2, S2::rank>
+  friend class OutTiles;
 };
 
 /// Every tile of an output partition, for kernels that visit several tiles per block (persistent GEMM)
-/// or in a swizzled order; accessed only through for_each_tile's TileIndex.
-template <Element E, TileShape S>
+/// or in a swizzled order; accessed only through for_each_tile's TileIndex. With an Order O the
+/// partition is permuted as Out's is: tile dim i walks tensor dim O[i].
+template <Element E, TileShape S, class O = identity_order<S::rank>>
+  requires PermutationOf<O, S::rank>
 class OutTiles {
  public:
   static constexpr size_t rank = S::rank;
   static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3");
   using element_type = E;
   using shape_type = S;
+  using order_type = O;
 
   OutTiles(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens)
       : values_(std::move(values)), tokens_(&tokens) {}
 
-  /// Tiles along each dimension: ⌈extent / tile⌉.
+  /// Tiles along each (tile) dimension: ⌈extent / tile⌉.
   std::array<Int, rank> tile_grid(std::source_location where = std::source_location::current()) const {
     return [&]<size_t... I>(std::index_sequence<I...>) {
-      return std::array<Int, rank>{cdiv(Int(values_.extents[I]), static_cast<int32_t>(S::dims[I]), where)...};
+      return std::array<Int, rank>{
+          cdiv(Int(values_.extents[static_cast<size_t>(O::dims[I])]), static_cast<int32_t>(S::dims[I]), where)...};
     }(std::make_index_sequence<rank>{});
   }
 
@@ -68,10 +75,9 @@ class OutTiles {
              std::source_location where = std::source_location::current()) const {
     check_owner(t, where);
     ir::Builder& b = detail::trace_at(where);
-    ir::Value* token = b.store_view(value.value(), view(b, pad::none), index(t), tokens_->last_access,
+    ir::Value* token = b.store_view(value.value(), view(b, pad::none), index(t), detail::token_for_store(*tokens_),
                                     ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
-    tokens_->last_store = tokens_->last_access = token;
-    ++tokens_->stores;
+    detail::stored(*tokens_, token);
   }
 
   /// Reads tile `t` (for kernels that update their output in place).
@@ -79,12 +85,9 @@ class OutTiles {
                   std::source_location where = std::source_location::current()) const {
     check_owner(t, where);
     ir::Builder& b = detail::trace_at(where);
-    auto [tile, token] = b.load_view(view(b, padding), index(t), tokens_->last_store, ir::MemoryOrdering::weak,
-                                     std::nullopt, detail::access_hints(hints));
-    tokens_->last_access = tokens_->last_access && tokens_->last_access != tokens_->last_store
-                               ? b.join_tokens({tokens_->last_access, token})
-                               : token;
-    ++tokens_->loads;
+    auto [tile, token] = b.load_view(view(b, padding), index(t), detail::token_for_load(*tokens_),
+                                     ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
+    detail::loaded(b, *tokens_, token);
     return Tile<E, S>(tile);
   }
 
@@ -105,7 +108,8 @@ class OutTiles {
   ir::Value* view(ir::Builder& b, pad padding) const {
     std::vector<int32_t> dims;
     for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
-    return b.make_partition_view(values_.tensor_view, dims, detail::padding_of(padding));
+    return b.make_partition_view(values_.tensor_view, dims, detail::padding_of(padding),
+                                 O::is_identity ? std::vector<int32_t>{} : O::vector());
   }
   static std::vector<ir::Value*> index(const TileIndex<E, S>& t) {
     std::vector<ir::Value*> out;
@@ -137,8 +141,8 @@ namespace detail {
 
 // The one place TileIndex values are made.
 struct tile_index_access {
-  template <Element E, TileShape S>
-  static TileIndex<E, S> make(std::array<Int, S::rank> coords, const OutTiles<E, S>& out) {
+  template <Element E, TileShape S, class O>
+  static TileIndex<E, S> make(std::array<Int, S::rank> coords, const OutTiles<E, S, O>& out) {
     return TileIndex<E, S>(std::move(coords), out.identity());
   }
 };
@@ -176,10 +180,10 @@ std::array<Int, RANK> tile_coords(grouped_t<GROUP>, const Int& t, const std::arr
 
 }  // namespace detail
 
-/// Runs body(TileIndex) for each tile of `out` this block owns under `order`, in a runtime loop (the
+/// Runs body(TileIndex) for each tile of `out` this block owns under `schedule`, in a runtime loop (the
 /// output's memory tokens are carried through it).
-template <Element E, TileShape S, class Order, class Body>
-void for_each_tile(const OutTiles<E, S>& out, Order order, Body body,
+template <Element E, TileShape S, class O, class Schedule, class Body>
+void for_each_tile(const OutTiles<E, S, O>& out, Schedule schedule, Body body,
                    std::source_location where = std::source_location::current()) {
   const std::array<Int, S::rank> grid = out.tile_grid(where);
   Int total = grid[0];
@@ -187,10 +191,10 @@ void for_each_tile(const OutTiles<E, S>& out, Order order, Body body,
   const Int block = block_id<0>(where);
   const Int blocks = num_blocks<0>(where);
   auto visit = [&](Int t, std::tuple<> none) {
-    body(detail::tile_index_access::make(detail::tile_coords(order, t, grid, where), out));
+    body(detail::tile_index_access::make(detail::tile_coords(schedule, t, grid, where), out));
     return none;
   };
-  if constexpr (std::is_same_v<Order, split_t>) {
+  if constexpr (std::is_same_v<Schedule, split_t>) {
     const Int chunk = (total + blocks - detail::as_index(1, where)) / blocks;
     const Int first = block * chunk;
     loop(first, minimum(first + chunk, total), std::tuple<>{}, visit, where);

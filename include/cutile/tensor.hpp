@@ -168,6 +168,11 @@ class Tensor : public AnyTensor {
   Partition<E> partition(std::vector<int64_t> tile_shape) const {
     return Partition<E>(*this, std::move(tile_shape));
   }
+  /// A permuted partition: tile dim i walks tensor dim order[i], so `c.partition({BN, BM}, {1, 0})` hands
+  /// each block a transposed tile of c (for an Out<E, Shape<BN, BM>, Order<1, 0>>).
+  Partition<E> partition(std::vector<int64_t> tile_shape, std::vector<int64_t> order) const {
+    return Partition<E>(*this, std::move(tile_shape), std::move(order));
+  }
 };
 
 /// Uninitialised, row-major, allocated in `stream`'s order.

@@ -26,6 +26,7 @@ struct TensorArgView {
   std::span<uint8_t> initialised;       ///< CPU memory: which of the byte_extent() bytes were written
   std::shared_ptr<BorrowState> state;
   std::vector<int64_t> tile_shape;  ///< a partition's tile; empty for a whole tensor
+  std::vector<int64_t> tile_order;  ///< a partition's order (tile dim i walks tensor dim tile_order[i])
   uint64_t borrow = 0;              ///< the exclusive borrow a partition holds; 0 for a whole tensor
 
   bool is_partition() const { return borrow != 0; }

@@ -35,6 +35,7 @@ std::string arg_name(size_t i, const LaunchArg& arg) {
   const char* kind = arg.kind == ArgKind::input          ? "In"
                      : arg.kind == ArgKind::output       ? "Out"
                      : arg.kind == ArgKind::output_tiles ? "OutTiles"
+                     : arg.kind == ArgKind::atomic       ? "Atomic"
                                                          : "scalar";
   return "argument " + std::to_string(i) + " (" + kind + "<" + std::string(ir::element_type_name(arg.element)) + ">)";
 }
@@ -52,7 +53,7 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
     if (t.shape.size() != arg.kernel_dims.size())
       throw UserError(name_text() + ": expected a rank-" + std::to_string(arg.kernel_dims.size()) + " tensor, got " +
                       t.describe() + " (rank " + std::to_string(t.shape.size()) + ")");
-    if (arg.kind == ArgKind::input) {
+    if (arg.kind == ArgKind::input || arg.kind == ArgKind::atomic) {
       for (size_t d = 0; d < t.shape.size(); ++d)
         if (arg.kernel_dims[d] != dyn && arg.kernel_dims[d] != t.shape[d])
           throw UserError(name_text() + ": dimension " + std::to_string(d) + " must be " + std::to_string(arg.kernel_dims[d]) +
@@ -60,6 +61,10 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
     } else if (t.tile_shape != arg.kernel_dims) {
       throw UserError(name_text() + ": the partition's tile " + dims_text(t.tile_shape) + " differs from the kernel's output tile " +
                       dims_text(arg.kernel_dims) + " (" + t.describe() + ")");
+    } else if (t.tile_order != arg.kernel_order) {
+      throw UserError(name_text() + ": the partition's order " + dims_text(t.tile_order) + " differs from the kernel's output order " +
+                      dims_text(arg.kernel_order) + " (" + t.describe() + "); partition it with tensor.partition(tile, " +
+                      dims_text(arg.kernel_order) + ")");
     }
     // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
     t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; }, t.borrow);
@@ -70,15 +75,16 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
     for (int64_t v : t.strides)
       if (v > INT32_MAX) throw UserError(name_text() + ": stride " + std::to_string(v) + " exceeds the i32 index range of the kernel");
   }
-  // Outputs are exclusive: no other argument may reach their memory.
+  // Outputs and atomics are exclusive: no other argument may reach their memory.
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!is_output(args[i].kind)) continue;
+    if (!is_written(args[i].kind)) continue;
     for (size_t j = 0; j < args.size(); ++j) {
       if (i == j || !args[j].tensor) continue;
       if (args[i].tensor->device >= 0 && storage_overlaps(*args[i].tensor, *args[j].tensor))
         throw UserError(arg_name(i, args[i]) + " overlaps " + arg_name(j, args[j]) + " in memory (" +
                         args[i].tensor->describe() + " and " + args[j].tensor->describe() +
-                        "): an output may not alias another argument");
+                        (args[i].kind == ArgKind::atomic ? "): an Atomic tensor may not alias another argument"
+                                                         : "): an output may not alias another argument"));
     }
   }
 }
@@ -112,7 +118,8 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
     std::array<int64_t, 3> g = {1, 1, 1};
     int64_t tiles = 1;
     for (size_t d = 0; d < t.shape.size(); ++d) {
-      const int64_t n = (t.shape[d] + t.tile_shape[d] - 1) / t.tile_shape[d];
+      const int64_t extent = t.shape[static_cast<size_t>(t.tile_order[d])];  // tile dim d walks it
+      const int64_t n = (extent + t.tile_shape[d] - 1) / t.tile_shape[d];
       g[d] = n;
       tiles *= n;
     }
@@ -360,7 +367,7 @@ void interpret(const LoadedKernel& loaded, std::span<const LaunchArg> args, cons
     memory.push_back({.address = t.address,
                       .bytes = t.byte_extent(),
                       .name = arg_name(i, args[i]),
-                      .writable = is_output(args[i].kind),
+                      .writable = is_written(args[i].kind),
                       .initialised = t.initialised});
   }
   interp::run(*loaded.interpreted, loaded.name, pack(args).slots, grid, memory);
@@ -375,7 +382,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   const Stream stream = options.stream ? *options.stream : Stream::default_stream(device);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].tensor)
-      args[i].tensor->order_before_use(stream, is_output(args[i].kind) ? Access::write : Access::read,
+      args[i].tensor->order_before_use(stream, is_written(args[i].kind) ? Access::write : Access::read,
                                        [&] { return arg_name(i, args[i]); });
   std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, device);
   if (device.is_cpu()) {
@@ -390,7 +397,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   Completion done = Completion::record(stream);
   for (const LaunchArg& a : args) {
     if (!a.tensor) continue;
-    if (is_output(a.kind))
+    if (is_written(a.kind))
       a.tensor->state->record_write(done);
     else
       a.tensor->state->record_read(done);

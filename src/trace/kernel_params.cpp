@@ -22,6 +22,7 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
   if (facts.base_aligned_16) base = b.assume(base, ir::Attribute::div_by(16));
 
   ArrayValues out;
+  out.base = base;
   std::vector<int64_t> shape, strides;
   std::vector<ir::Value*> dynamic_shape, dynamic_strides;
   for (size_t d = 0; d < rank; ++d) {
@@ -40,6 +41,7 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
   for (size_t d = 0; d < rank; ++d) {
     if (bit(facts.unit_stride, d)) {
       strides.push_back(1);
+      out.strides.push_back(nullptr);
       continue;
     }
     ir::Value* stride =
@@ -48,6 +50,7 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
       stride = b.assume(stride, ir::Attribute::div_by(16 / element_bytes));
     strides.push_back(ir::kDynamic);
     dynamic_strides.push_back(stride);
+    out.strides.push_back(stride);
   }
   out.tensor_view = b.make_tensor_view(base, ir::Type::tensor_view(ir::Type::element(element), shape, strides),
                                        dynamic_shape, dynamic_strides);

@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "cutile/atomic.hpp"
 #include "cutile/error.hpp"
 #include "cutile/kernel_params.hpp"
 #include "cutile/schedule.hpp"
@@ -13,9 +14,11 @@
 namespace cutile::detail {
 
 /// output: an Out (one tile per block, the grid is its partition's); output_tiles: an OutTiles (tiles
-/// handed out by a schedule, any 1-D grid).
-enum class ArgKind { input, output, output_tiles, scalar };
+/// handed out by a schedule, any 1-D grid); atomic: an Atomic (a whole tensor, updated atomically).
+enum class ArgKind { input, output, output_tiles, scalar, atomic };
 inline bool is_output(ArgKind kind) { return kind == ArgKind::output || kind == ArgKind::output_tiles; }
+/// Whether the kernel may write the argument's memory (so nothing else may reach it).
+inline bool is_written(ArgKind kind) { return is_output(kind) || kind == ArgKind::atomic; }
 
 template <class P>
 struct param_traits;
@@ -31,35 +34,46 @@ struct param_traits<In<E, S>> {
   }
 };
 
-template <Element E, TileShape S>
-struct param_traits<Out<E, S>> {
+template <Element E, TileShape S, class O>
+struct param_traits<Out<E, S, O>> {
   static constexpr ArgKind kind = ArgKind::output;
   static constexpr size_t rank = S::rank;
   using element = E;
   static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
-  static Out<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+  static Out<E, S, O> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
     constexpr std::array<int64_t, rank> all_dynamic = [] {
       std::array<int64_t, rank> a{};
       a.fill(dyn);
       return a;
     }();
-    return Out<E, S>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
+    return Out<E, S, O>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
   }
 };
 
-template <Element E, TileShape S>
-struct param_traits<OutTiles<E, S>> {
+template <Element E, TileShape S, class O>
+struct param_traits<OutTiles<E, S, O>> {
   static constexpr ArgKind kind = ArgKind::output_tiles;
   static constexpr size_t rank = S::rank;
   using element = E;
   static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
-  static OutTiles<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+  static OutTiles<E, S, O> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
     constexpr std::array<int64_t, rank> all_dynamic = [] {
       std::array<int64_t, rank> a{};
       a.fill(dyn);
       return a;
     }();
-    return OutTiles<E, S>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
+    return OutTiles<E, S, O>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
+  }
+};
+
+template <Element E, ShapeType S>
+struct param_traits<Atomic<E, S>> {
+  static constexpr ArgKind kind = ArgKind::atomic;
+  static constexpr size_t rank = S::rank;
+  using element = E;
+  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
+  static Atomic<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    return Atomic<E, S>(trace_array(ctx, first, ir_element<E>, S::dims, facts), ctx.new_token_chain());
   }
 };
 

@@ -1,0 +1,25 @@
+cuda_tile.module @kernels {
+  entry @gathered_rows(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<i32>, %arg3: tile<i32>, %arg4: tile<i32>, %arg5: tile<ptr<f32>>, %arg6: tile<i32>, %arg7: tile<i32>, %arg8: tile<i32>, %arg9: tile<i32>, %arg10: tile<ptr<i32>>, %arg11: tile<i32>, %arg12: tile<i32>) {
+    %assume = assume div_by<16>, %arg0 : tile<ptr<f32>>
+    %assume_0 = assume bounded<0, ?>, %arg1 : tile<i32>
+    %assume_1 = assume bounded<0, ?>, %arg2 : tile<i32>
+    %assume_2 = assume bounded<0, ?>, %arg3 : tile<i32>
+    %tview = make_tensor_view %assume, shape = [%assume_0, %assume_1], strides = [%assume_2, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %assume_3 = assume div_by<16>, %arg5 : tile<ptr<f32>>
+    %assume_4 = assume bounded<0, ?>, %arg6 : tile<i32>
+    %assume_5 = assume bounded<0, ?>, %arg7 : tile<i32>
+    %assume_6 = assume bounded<0, ?>, %arg8 : tile<i32>
+    %tview_7 = make_tensor_view %assume_3, shape = [%assume_4, %assume_5], strides = [%assume_6, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %assume_8 = assume div_by<16>, %arg10 : tile<ptr<i32>>
+    %assume_9 = assume bounded<0, ?>, %arg11 : tile<i32>
+    %tview_10 = make_tensor_view %assume_8, shape = [%assume_9], strides = [1] : tile<i32> -> tensor_view<?xi32, strides=[1]>
+    %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
+    %pview = make_partition_view %tview_10 : partition_view<tile=(8), padding_value = zero, tensor_view<?xi32, strides=[1]>>
+    %tile, %result_token = load_view_tko weak %pview[%blockId_x] : partition_view<tile=(8), padding_value = zero, tensor_view<?xi32, strides=[1]>>, tile<i32> -> tile<8xi32>, token
+    %gsview = make_gather_scatter_view %tview_7 : gather_scatter_view<tile=(8x16), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>, sparse_dim=0>
+    %tile_11, %result_token_12 = load_view_tko weak %gsview[%tile, %blockId_y] : gather_scatter_view<tile=(8x16), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>, sparse_dim=0>, tile<8xi32>, tile<i32> -> tile<8x16xf32>, token
+    %pview_13 = make_partition_view %tview : partition_view<tile=(8x16), tensor_view<?x?xf32, strides=[?,1]>>
+    %0 = store_view_tko weak %tile_11, %pview_13[%blockId_x, %blockId_y] : tile<8x16xf32>, partition_view<tile=(8x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+}
