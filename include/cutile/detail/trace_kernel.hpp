@@ -23,59 +23,44 @@ inline bool is_written(ArgKind kind) { return is_output(kind) || kind == ArgKind
 template <class P>
 struct param_traits;
 
-template <Element E, ShapeType S>
-struct param_traits<In<E, S>> {
-  static constexpr ArgKind kind = ArgKind::input;
-  static constexpr size_t rank = S::rank;
+// A tensor parameter of kind KIND whose kernel-side object P is made from the traced tensor view (and,
+// when TOKENS, a token chain of its own). STATIC_DIMS: the kernel's static extents; outputs have none
+// (their shape is the tile's, the tensor's extents are runtime values).
+template <class P, ArgKind KIND, Element E, size_t RANK, bool TOKENS, auto STATIC_DIMS>
+struct tensor_param_traits {
+  static constexpr ArgKind kind = KIND;
+  static constexpr size_t rank = RANK;
   using element = E;
   static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
-  static In<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
-    return In<E, S>(trace_array(ctx, first, ir_element<E>, S::dims, facts));
+  static P trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    ArrayValues values = trace_array(ctx, first, ir_element<E>, STATIC_DIMS, facts);
+    if constexpr (TOKENS)
+      return P(std::move(values), ctx.new_token_chain());
+    else
+      return P(std::move(values));
   }
 };
 
-template <Element E, TileShape S, class O>
-struct param_traits<Out<E, S, O>> {
-  static constexpr ArgKind kind = ArgKind::output;
-  static constexpr size_t rank = S::rank;
-  using element = E;
-  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
-  static Out<E, S, O> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
-    constexpr std::array<int64_t, rank> all_dynamic = [] {
-      std::array<int64_t, rank> a{};
-      a.fill(dyn);
-      return a;
-    }();
-    return Out<E, S, O>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
-  }
-};
-
-template <Element E, TileShape S, class O>
-struct param_traits<OutTiles<E, S, O>> {
-  static constexpr ArgKind kind = ArgKind::output_tiles;
-  static constexpr size_t rank = S::rank;
-  using element = E;
-  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
-  static OutTiles<E, S, O> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
-    constexpr std::array<int64_t, rank> all_dynamic = [] {
-      std::array<int64_t, rank> a{};
-      a.fill(dyn);
-      return a;
-    }();
-    return OutTiles<E, S, O>(trace_array(ctx, first, ir_element<E>, all_dynamic, facts), ctx.new_token_chain());
-  }
-};
+template <size_t RANK>
+inline constexpr std::array<int64_t, RANK> all_dynamic = [] {
+  std::array<int64_t, RANK> a{};
+  a.fill(dyn);
+  return a;
+}();
 
 template <Element E, ShapeType S>
-struct param_traits<Atomic<E, S>> {
-  static constexpr ArgKind kind = ArgKind::atomic;
-  static constexpr size_t rank = S::rank;
-  using element = E;
-  static std::vector<ir::Type> types() { return array_param_types(ir_element<E>, rank); }
-  static Atomic<E, S> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
-    return Atomic<E, S>(trace_array(ctx, first, ir_element<E>, S::dims, facts), ctx.new_token_chain());
-  }
-};
+struct param_traits<In<E, S>> : tensor_param_traits<In<E, S>, ArgKind::input, E, S::rank, false, S::dims> {};
+
+template <Element E, TileShape S, class O>
+struct param_traits<Out<E, S, O>>
+    : tensor_param_traits<Out<E, S, O>, ArgKind::output, E, S::rank, true, all_dynamic<S::rank>> {};
+
+template <Element E, TileShape S, class O>
+struct param_traits<OutTiles<E, S, O>>
+    : tensor_param_traits<OutTiles<E, S, O>, ArgKind::output_tiles, E, S::rank, true, all_dynamic<S::rank>> {};
+
+template <Element E, ShapeType S>
+struct param_traits<Atomic<E, S>> : tensor_param_traits<Atomic<E, S>, ArgKind::atomic, E, S::rank, true, S::dims> {};
 
 template <Element E>
 struct param_traits<Tile<E, Shape<>>> {
