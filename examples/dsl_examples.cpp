@@ -139,7 +139,7 @@ double run_fmha(const ct::Device& device, const Shape& shape) {
   auto v = ct::randn<T>({kv_bh, s, D}, device, 8);
   auto o = ct::empty<T>({bh, s, D}, device);
   const double scale = 1.0 / std::sqrt(static_cast<double>(D));
-  ct::launch(lib::fmha<T, D, TM, TN, CAUSAL>, o.partition({1, TM, D}), q, k, v, scale, 0, heads, group).sync();
+  ct::launch(lib::fmha<T, D, TM, TN, CAUSAL>, o.partition({TM, 1, D}, {1, 0, 2}), q, k, v, scale, 0, heads, group).sync();
   return relative_error(o.to_host(),
                         fmha_reference(to_double(q), to_double(k), to_double(v), bh, s, s, D, heads, group, CAUSAL));
 }
@@ -174,7 +174,7 @@ ct::CompiledKernel aot_fmha(const std::string& gpu, const Shape& shape) {
   auto o = ct::Tensor<T>::meta({shape[0], shape[1], D});
   auto q = ct::Tensor<T>::meta({shape[0], shape[1], D});
   auto kv = ct::Tensor<T>::meta({shape[0] / shape[3], shape[1], D});
-  return ct::compile_only(gpu, {}, lib::fmha<T, D, TM, TN, CAUSAL>, o.partition({1, TM, D}), q, kv, kv, 0.0, 0, 1, 1);
+  return ct::compile_only(gpu, {}, lib::fmha<T, D, TM, TN, CAUSAL>, o.partition({TM, 1, D}, {1, 0, 2}), q, kv, kv, 0.0, 0, 1, 1);
 }
 
 struct Case {

@@ -137,7 +137,7 @@ def check_dsl_fmha(driver, fn, entry, dtype, bh, s, heads, group, causal=False):
     q = random((bh, s, d), dtype)
     k, v = random((bh // group, s, d), dtype), random((bh // group, s, d), dtype)
     o = torch.full((bh, s, d), float("nan"), device="cuda", dtype=dtype)
-    driver.launch(fn, (bh, cdiv(s, 64), 1), tensor_args(o, q, k, v) + [1.0 / math.sqrt(d), 0, heads, group])
+    driver.launch(fn, (cdiv(s, 64), bh, 1), tensor_args(o, q, k, v) + [1.0 / math.sqrt(d), 0, heads, group])
     torch.cuda.synchronize()
     # (B·H, S, D) → (B, H, S, D) with K/V heads repeated per query group.
     b = bh // heads

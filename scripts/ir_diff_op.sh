@@ -8,7 +8,7 @@
 # Needs a configured and built tree (cmake --preset default && cmake --build build) and tileiras
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
-#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax)
+#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax, matmul, attention)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -26,7 +26,9 @@ mkdir -p "$work/ref" "$work/gen" "$work/diff"
 "$repo/scripts/export_reference.sh" "$op" "$@" --out "$work/ref" > /dev/null
 config() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"][sys.argv[2]])' "$work/ref/$op.json" "$1"; }
 
-# 2. Ours at the same configuration; `primary` is the reference variant our kernel ports.
+# 2. Ours at the same configuration; `primary` is the reference variant our kernel ports. A variant may
+# be compared with another kernel of ours (variant_gen, variant_gen_kernel).
+declare -A variant_gen=() variant_gen_kernel=()
 case $op in
   softmax)
     cmake --build "$build" --target cutile-dsl-dump > /dev/null
@@ -37,8 +39,28 @@ case $op in
     # Ours loads a (1, TILE_N) row through a tensor view with -inf padding: TileGym's TMA variant.
     primary=tma
     ;;
+  matmul)
+    cmake --build "$build" --target cutile-dsl-dump > /dev/null
+    dump=$build/tools/cutile-dsl-dump
+    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" matmul "$(config M)" "$(config N)" "$(config K)"
+    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" persistent_matmul "$(config M)" "$(config N)" "$(config K)"
+    gen=$work/gen/matmul.tileirbc
+    gen_kernel=matmul
+    # The persistent variant is compared with our persistent_matmul (OutTiles + grouped schedule).
+    variant_gen[static_persistent]=$work/gen/persistent_matmul.tileirbc
+    variant_gen_kernel[static_persistent]=persistent_matmul
+    primary=matmul
+    ;;
+  attention)
+    cmake --build "$build" --target cutile-dsl-dump > /dev/null
+    dump=$build/tools/cutile-dsl-dump
+    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" fmha "$(config B)" "$(config H)" "$(config S)"
+    gen=$work/gen/fmha.tileirbc
+    gen_kernel=fmha
+    primary=fmha
+    ;;
   *)
-    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax" >&2
+    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention" >&2
     exit 1
     ;;
 esac
@@ -48,8 +70,10 @@ primary_status=
 for variant in $(python3 -c 'import json,sys; print(" ".join(k["variant"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/ref/$op.json"); do
   ref_kernel=$(python3 -c 'import json,sys; print(next(k["symbol"] for k in json.load(open(sys.argv[1]))["kernels"] if k["variant"] == sys.argv[2]))' "$work/ref/$op.json" "$variant")
   status=0
-  "$cutile_ir" diff "$work/ref/$op.$variant.tileirbc" "$gen" --ref-kernel "$ref_kernel" --gen-kernel "$gen_kernel" \
+  "$cutile_ir" diff "$work/ref/$op.$variant.tileirbc" "${variant_gen[$variant]:-$gen}" --ref-kernel "$ref_kernel" \
+    --gen-kernel "${variant_gen_kernel[$variant]:-$gen_kernel}" \
     --json "$work/diff/$variant.json" > "$work/diff/$variant.txt" 2>&1 || status=$?
+  echo "${variant_gen_kernel[$variant]:-$gen_kernel}" > "$work/diff/$variant.gen"
   if (( status == 3 )); then
     cat "$work/diff/$variant.txt" >&2
     echo "error: cutile-ir diff could not compare $variant" >&2
@@ -70,7 +94,7 @@ config = " ".join(f"{k}={v}" for k, v in manifest["config"].items())
 kernels = sorted(manifest["kernels"], key=lambda k: k["variant"] != primary)
 md = [f"# IR diff: {op}",
       "",
-      f"Ours (`{gen_kernel}`, the DSL example at this configuration) against TileGym {manifest['tilegym']}'s "
+      f"Ours (`{gen_kernel}` at this configuration) against TileGym {manifest['tilegym']}'s "
       f"cuTile Python kernels (cuda-tile {manifest['cuda_tile']}, bytecode {manifest['bytecode_version']}), "
       f"at `{config}`.",
       f"Regenerate with `scripts/ir_diff_op.sh {op}`; the JSON next to this file holds every row.",
@@ -87,7 +111,8 @@ for k in kernels:
     text = open(os.path.join(work, "diff", f"{variant}.txt")).read().rstrip()
     path = os.path.join(work, "diff", f"{variant}.json")
     report["diffs"][variant] = json.load(open(path)) if os.path.exists(path) else None
-    md += [f"## {variant}{' (primary)' if variant == primary else ''}: `{k['symbol']}` — "
+    ours = open(os.path.join(work, "diff", f"{variant}.gen")).read().strip()
+    md += [f"## {variant}{' (primary)' if variant == primary else ''}: `{k['symbol']}` against our `{ours}` — "
            f"{verdicts.get(status, f'exit {status}')}", "", k["mirrors"] + ".",
            "", "```", text, "```", ""]
 open(os.path.join(out, f"{op}.md"), "w").write("\n".join(md))

@@ -112,7 +112,7 @@ TEST_F(InterpreterAgreement, CausalAttention) {
   auto [k_gpu, k_cpu] = same_randn<ct::f16>({2, 200, 64}, *gpu, 9);
   auto [v_gpu, v_cpu] = same_randn<ct::f16>({2, 200, 64}, *gpu, 10);
   expect_agreement<ct::f16>({4, 200, 64}, 2e-3, [&](ct::Tensor<ct::f16>& o, bool on_gpu) {
-    ct::launch(lib::fmha<ct::f16, 64, 64, 64, true>, o.partition({1, 64, 64}), on_gpu ? q_gpu : q_cpu,
+    ct::launch(lib::fmha<ct::f16, 64, 64, 64, true>, o.partition({64, 1, 64}, {1, 0, 2}), on_gpu ? q_gpu : q_cpu,
                on_gpu ? k_gpu : k_cpu, on_gpu ? v_gpu : v_cpu, 0.125, 0, 2, 2)
         .sync();
   });

@@ -197,9 +197,9 @@ TEST_P(CpuAttention, MatchesFloat64) {
   auto k = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 17), v = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 18);
   auto o = ct::empty<ct::f16>({bh, s, D}, cpu);
   if (causal)
-    ct::launch(lib::fmha<ct::f16, D, 32, 16, true>, o.partition({1, 32, D}), q, k, v, 0.125, input_pos, heads, group);
+    ct::launch(lib::fmha<ct::f16, D, 32, 16, true>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125, input_pos, heads, group);
   else
-    ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({1, 32, D}), q, k, v, 0.125, input_pos, heads, group);
+    ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125, input_pos, heads, group);
   const auto ref =
       attention_reference(to_double(q), to_double(k), to_double(v), bh, s, D, heads, group, causal, input_pos);
   EXPECT_LE(relative_error(to_double(o), ref), 2e-3);

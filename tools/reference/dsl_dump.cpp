@@ -1,13 +1,20 @@
-// Compiles one of our DSL example kernels ahead of time at one configuration, so that CUTILE_DUMP
-// writes its bytecode; scripts/ir_diff_op.sh builds and runs it. cutile-dsl-examples compiles several
+// Compiles one of our DSL kernels ahead of time at one configuration, so that CUTILE_DUMP writes its
+// bytecode; scripts/ir_diff_op.sh builds and runs it. cutile-dsl-examples compiles several
 // configurations of each kernel under the same entry name, and each dump overwrites the previous one.
 //
 //   CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=DIR dsl_dump softmax DTYPE ROWS COLS   (DTYPE: f32, f16, bf16)
+//   ... dsl_dump matmul M N K              f16, tile 128x128x32, num_ctas 1, occupancy 1
+//   ... dsl_dump persistent_matmul M N K   f16, tile 128x512x64, grouped<8>, num_ctas 4, occupancy 1
+//   ... dsl_dump fmha B H S                f16, D 128, tiles 256x128, causal, occupancy 2
+// (the configurations of TileGym's benchmark kernels in tests/data/reference/tilegym).
+#include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "cutile/error.hpp"
 #include "cutile/launch.hpp"
+#include "attention/fmha.hpp"
+#include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"
 #include "program_main.hpp"
 
@@ -37,9 +44,46 @@ void softmax(int64_t rows, int64_t cols) {
   throw ct::UserError("dsl_dump: softmax supports at most 16384 columns, got " + std::to_string(cols));
 }
 
+void report(const ct::CompiledKernel& k) {
+  std::printf("%s: %zu bytes of bytecode\n", k.name.c_str(), k.bytecode_bytes);
+}
+
+void matmul(int64_t m, int64_t n, int64_t k, bool persistent) {
+  auto c = ct::Tensor<ct::f16>::meta({m, n});
+  auto a = ct::Tensor<ct::f16>::meta({m, k}), b = ct::Tensor<ct::f16>::meta({k, n});
+  ct::LaunchOptions options;
+  if (persistent) {
+    options.hints = {.num_ctas = 4, .occupancy = 1};
+    report(ct::compile_only("sm_90", options, ct::kernels::persistent_matmul<ct::f16, ct::f16, 128, 512, 64, 8>,
+                            c.partition({128, 512}), a, b));
+  } else {
+    options.hints = {.num_ctas = 1, .occupancy = 1};
+    report(ct::compile_only("sm_90", options, ct::kernels::matmul<ct::f16, ct::f16, 128, 128, 32>,
+                            c.partition({128, 128}), a, b));
+  }
+}
+
+void fmha(int64_t batch, int64_t heads, int64_t seq) {
+  auto o = ct::Tensor<ct::f16>::meta({batch * heads, seq, 128});
+  auto q = ct::Tensor<ct::f16>::meta({batch * heads, seq, 128});
+  ct::LaunchOptions options;
+  options.hints.occupancy = 2;
+  report(ct::compile_only("sm_90", options, ct::kernels::fmha<ct::f16, 128, 256, 128, true>, o.partition({256, 1, 128}, {1, 0, 2}),
+                          q, q, q, 1.0 / std::sqrt(128.0), 0, heads, 1));
+}
+
 int run(int argc, char** argv) {
-  if (argc != 5 || std::string(argv[1]) != "softmax")
-    throw ct::UserError("usage: dsl_dump softmax DTYPE ROWS COLS (DTYPE: f32, f16, bf16)");
+  const std::string op = argc > 1 ? argv[1] : "";
+  if (argc == 5 && (op == "matmul" || op == "persistent_matmul")) {
+    matmul(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]), op == "persistent_matmul");
+    return 0;
+  }
+  if (argc == 5 && op == "fmha") {
+    fmha(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]));
+    return 0;
+  }
+  if (argc != 5 || op != "softmax")
+    throw ct::UserError("usage: dsl_dump softmax DTYPE ROWS COLS | matmul M N K | persistent_matmul M N K | fmha B H S");
   const std::string dtype = argv[2];
   const int64_t rows = std::stoll(argv[3]);
   const int64_t cols = std::stoll(argv[4]);
