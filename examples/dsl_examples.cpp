@@ -23,6 +23,7 @@
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
 #include "program_main.hpp"
+#include "reference/float64.hpp"
 
 namespace {
 
@@ -79,18 +80,6 @@ double run_row_softmax(const ct::Device& device, const Shape& shape) {
   return relative_error(y.to_host(), ref);
 }
 
-// C = A · B in float64 from the inputs as stored.
-std::vector<double> matmul_reference(const std::vector<double>& a, const std::vector<double>& b, int64_t m, int64_t n,
-                                     int64_t k) {
-  std::vector<double> c(static_cast<size_t>(m * n), 0.0);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p) {
-      const double av = a[static_cast<size_t>(i * k + p)];
-      for (int64_t j = 0; j < n; ++j) c[static_cast<size_t>(i * n + j)] += av * b[static_cast<size_t>(p * n + j)];
-    }
-  return c;
-}
-
 template <ct::Element T, ct::Element C, int64_t BM, int64_t BN, int64_t BK, bool PERSISTENT>
 double run_matmul(const ct::Device& device, const Shape& shape) {
   const int64_t m = shape[0], n = shape[1], k = shape[2];
@@ -100,34 +89,7 @@ double run_matmul(const ct::Device& device, const Shape& shape) {
     ct::launch(lib::persistent_matmul<T, C, BM, BN, BK, 8>, c.partition({BM, BN}), a, b).sync();
   else
     ct::launch(lib::matmul<T, C, BM, BN, BK>, c.partition({BM, BN}), a, b).sync();
-  return relative_error(c.to_host(), matmul_reference(to_double(a), to_double(b), m, n, k));
-}
-
-// Attention in float64: q (BH, S, D), k and v (BH / group, S_kv, D), with scale 1/√D.
-std::vector<double> fmha_reference(const std::vector<double>& q, const std::vector<double>& k,
-                                   const std::vector<double>& v, int64_t bh, int64_t s, int64_t s_kv, int64_t d,
-                                   int64_t heads, int64_t group, bool causal) {
-  std::vector<double> o(static_cast<size_t>(bh * s * d), 0.0), p(static_cast<size_t>(s_kv));
-  const int64_t kv_heads = heads / group;
-  for (int64_t x = 0; x < bh; ++x) {
-    const int64_t kv = x / heads * kv_heads + x % heads / group;
-    for (int64_t i = 0; i < s; ++i) {
-      double m = -INFINITY, sum = 0;
-      for (int64_t j = 0; j < s_kv; ++j) {
-        double dot = 0;
-        for (int64_t e = 0; e < d; ++e)
-          dot += q[static_cast<size_t>((x * s + i) * d + e)] * k[static_cast<size_t>((kv * s_kv + j) * d + e)];
-        p[static_cast<size_t>(j)] = causal && j > i ? -INFINITY : dot / std::sqrt(static_cast<double>(d));
-        m = std::max(m, p[static_cast<size_t>(j)]);
-      }
-      for (double& w : p) sum += (w = std::exp(w - m));
-      for (int64_t j = 0; j < s_kv; ++j)
-        for (int64_t e = 0; e < d; ++e)
-          o[static_cast<size_t>((x * s + i) * d + e)] +=
-              p[static_cast<size_t>(j)] / sum * v[static_cast<size_t>((kv * s_kv + j) * d + e)];
-    }
-  }
-  return o;
+  return relative_error(c.to_host(), examples::reference::matmul(to_double(a), to_double(b), m, n, k));
 }
 
 // shape: batch·heads, sequence, heads, query group.
@@ -140,8 +102,8 @@ double run_fmha(const ct::Device& device, const Shape& shape) {
   auto o = ct::empty<T>({bh, s, D}, device);
   const double scale = 1.0 / std::sqrt(static_cast<double>(D));
   ct::launch(lib::fmha<T, D, TM, TN, CAUSAL>, o.partition({TM, 1, D}, {1, 0, 2}), q, k, v, scale, 0, heads, group).sync();
-  return relative_error(o.to_host(),
-                        fmha_reference(to_double(q), to_double(k), to_double(v), bh, s, s, D, heads, group, CAUSAL));
+  const examples::reference::Attention problem{bh, s, s, D, heads, group, CAUSAL, 0, scale};
+  return relative_error(o.to_host(), examples::reference::attention(to_double(q), to_double(k), to_double(v), problem));
 }
 
 // AOT compilation specialises on the same facts as a launch with the same shapes (extents, strides,

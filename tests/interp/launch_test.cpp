@@ -10,6 +10,7 @@
 #include "attention/fmha.hpp"
 #include "cutile/launch.hpp"
 #include "gemm/matmul.hpp"
+#include "reference/float64.hpp"
 #include "support/dsl_control_kernels.hpp"
 #include "support/error_of.hpp"
 #include "support/scoped_env.hpp"
@@ -37,16 +38,6 @@ double relative_error(const std::vector<double>& out, const std::vector<double>&
   return std::sqrt(num / std::max(den, 1e-300));
 }
 
-std::vector<double> matmul_reference(const std::vector<double>& a, const std::vector<double>& b, int64_t m, int64_t n,
-                                     int64_t k) {
-  std::vector<double> c(static_cast<size_t>(m * n), 0.0);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t p = 0; p < k; ++p)
-      for (int64_t j = 0; j < n; ++j)
-        c[static_cast<size_t>(i * n + j)] += a[static_cast<size_t>(i * k + p)] * b[static_cast<size_t>(p * n + j)];
-  return c;
-}
-
 struct GemmShape {
   int64_t m, n, k;
 };
@@ -60,7 +51,7 @@ TEST_P(CpuMatmul, EveryElementTypeMatchesFloat64) {
     auto a = ct::randn<T>({m, k}, cpu, 11), b = ct::randn<T>({k, n}, cpu, 12);
     auto c = ct::empty<C>({m, n}, cpu);
     ct::launch(kernel, c.partition({32, 32}), a, b).sync();
-    EXPECT_LE(relative_error(to_double(c), matmul_reference(to_double(a), to_double(b), m, n, k)), tolerance)
+    EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)), tolerance)
         << ct::element_traits<T>::name << " -> " << ct::element_traits<C>::name;
   };
   check.template operator()<ct::f16, ct::f16>(2e-3, lib::matmul<ct::f16, ct::f16, 32, 32, 16>);
@@ -87,7 +78,7 @@ TEST_P(CpuPersistentMatmul, MatchesFloat64ForAnyGrid) {
   ct::LaunchOptions options;
   options.grid = std::array<int64_t, 3>{GetParam(), 1, 1};
   ct::launch(options, lib::persistent_matmul<ct::f16, ct::f16, 16, 32, 16, 3>, c.partition({16, 32}), a, b).sync();
-  EXPECT_LE(relative_error(to_double(c), matmul_reference(to_double(a), to_double(b), m, n, k)), 2e-3);
+  EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)), 2e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, CpuPersistentMatmul, ::testing::Values(1, 5, 21, 64));
@@ -155,32 +146,6 @@ TEST(CpuControlFlow, StoresInBranchesAndInPlaceAccumulationInLoops) {
   for (size_t i = 0; i < hx.size(); ++i) EXPECT_NEAR(ha[i], 5.0 * hx[i], 1e-5 * (1 + std::abs(hx[i]))) << i;
 }
 
-std::vector<double> attention_reference(const std::vector<double>& q, const std::vector<double>& k,
-                                        const std::vector<double>& v, int64_t bh, int64_t s, int64_t d, int64_t heads,
-                                        int64_t group, bool causal, int64_t input_pos) {
-  const int64_t s_kv = s + input_pos;
-  std::vector<double> o(static_cast<size_t>(bh * s * d), 0.0), p(static_cast<size_t>(s_kv));
-  for (int64_t x = 0; x < bh; ++x) {
-    const int64_t kv = x / heads * (heads / group) + x % heads / group;
-    for (int64_t i = 0; i < s; ++i) {
-      double m = -INFINITY, sum = 0;
-      for (int64_t j = 0; j < s_kv; ++j) {
-        double dot = 0;
-        for (int64_t e = 0; e < d; ++e)
-          dot += q[static_cast<size_t>((x * s + i) * d + e)] * k[static_cast<size_t>((kv * s_kv + j) * d + e)];
-        p[static_cast<size_t>(j)] = causal && j > i + input_pos ? -INFINITY : dot * 0.125;
-        m = std::max(m, p[static_cast<size_t>(j)]);
-      }
-      for (double& w : p) sum += (w = std::exp(w - m));
-      for (int64_t j = 0; j < s_kv; ++j)
-        for (int64_t e = 0; e < d; ++e)
-          o[static_cast<size_t>((x * s + i) * d + e)] +=
-              p[static_cast<size_t>(j)] / sum * v[static_cast<size_t>((kv * s_kv + j) * d + e)];
-    }
-  }
-  return o;
-}
-
 struct AttentionCase {
   int64_t bh, s, heads, group, input_pos;
   bool causal;
@@ -200,8 +165,8 @@ TEST_P(CpuAttention, MatchesFloat64) {
     ct::launch(lib::fmha<ct::f16, D, 32, 16, true>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125, input_pos, heads, group);
   else
     ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125, input_pos, heads, group);
-  const auto ref =
-      attention_reference(to_double(q), to_double(k), to_double(v), bh, s, D, heads, group, causal, input_pos);
+  const examples::reference::Attention problem{bh, s, s_kv, D, heads, group, causal, input_pos, 0.125};
+  const auto ref = examples::reference::attention(to_double(q), to_double(k), to_double(v), problem);
   EXPECT_LE(relative_error(to_double(o), ref), 2e-3);
 }
 
