@@ -247,6 +247,36 @@ class In {
   detail::ArrayValues values_;
 };
 
+namespace detail {
+
+/// An output partitioned into S tiles (tile dim i along tensor dim O[i]) with the output's token chain:
+/// the partition view and the tile loads and stores that keep the chain, shared by Out and OutTiles.
+template <Element E, TileShape S, class O>
+struct OutputPartition {
+  ArrayValues values;
+  TraceContext::TokenChain* tokens;
+
+  ir::Value* view(ir::Builder& b, pad padding) const {
+    std::vector<int32_t> dims;
+    for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
+    return b.make_partition_view(values.tensor_view, dims, padding_of(padding),
+                                 O::is_identity ? std::vector<int32_t>{} : O::vector());
+  }
+  void store(ir::Builder& b, const Tile<E, S>& value, std::vector<ir::Value*> index, const AccessHints& hints) const {
+    ir::Value* token = b.store_view(value.value(), view(b, pad::none), std::move(index), token_for_store(*tokens),
+                                    ir::MemoryOrdering::weak, std::nullopt, access_hints(hints));
+    stored(*tokens, token);
+  }
+  Tile<E, S> load(ir::Builder& b, std::vector<ir::Value*> index, pad padding, const AccessHints& hints) const {
+    auto [tile, token] = b.load_view(view(b, padding), std::move(index), token_for_load(*tokens),
+                                     ir::MemoryOrdering::weak, std::nullopt, access_hints(hints));
+    loaded(b, *tokens, token);
+    return Tile<E, S>(tile);
+  }
+};
+
+}  // namespace detail
+
 /// This block's exclusive tile of an output. With an Order O, tile dim i walks tensor dim O[i]: a
 /// kernel that computes Cᵀ tile by tile writes C through Out<E, Shape<BN, BM>, Order<1, 0>>; the launch
 /// passes `c.partition({BN, BM}, {1, 0})`.
@@ -260,8 +290,7 @@ class Out {
   using shape_type = S;
   using order_type = O;
 
-  Out(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens)
-      : values_(std::move(values)), tokens_(&tokens) {}
+  Out(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens) : part_{std::move(values), &tokens} {}
 
   /// The index of this block's tile: the block's grid coordinates, one per (tile) dimension.
   std::array<Int, rank> tile_index(std::source_location where = std::source_location::current()) const {
@@ -275,18 +304,13 @@ class Out {
   /// Writes this block's tile; elements past the tensor's edge are not written.
   void store(const Tile<E, S>& value, AccessHints hints = {},
              std::source_location where = std::source_location::current()) const {
-    ir::Builder& b = detail::trace_at(where);
-    store_at(b, value, index(where), hints);
+    part_.store(detail::trace_at(where), value, index(where), hints);
   }
 
   /// Reads this block's tile (for kernels that update their output in place).
   Tile<E, S> load(pad padding = pad::none, AccessHints hints = {},
                   std::source_location where = std::source_location::current()) const {
-    ir::Builder& b = detail::trace_at(where);
-    auto [tile, token] = b.load_view(view(b, padding), index(where), detail::token_for_load(*tokens_),
-                                     ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
-    detail::loaded(b, *tokens_, token);
-    return Tile<E, S>(tile);
+    return part_.load(detail::trace_at(where), index(where), padding, hints);
   }
 
   /// Writes `value` to the elements at `at(...)` of this block's tile — coordinates relative to the
@@ -299,12 +323,12 @@ class Out {
     using R = common_shape<I..., Tile<E, V>>;
     ir::Builder& b = detail::trace_at(where);
     detail::Addressing a;
-    a.base = values_.base;
+    a.base = part_.values.base;
     const auto ids = index(where);
     for (size_t d = 0; d < rank; ++d) {
       const auto t = static_cast<size_t>(O::dims[d]);
-      a.extents.push_back(values_.extents[t]);
-      a.strides.push_back(values_.strides[t]);
+      a.extents.push_back(part_.values.extents[t]);
+      a.strides.push_back(part_.values.strides[t]);
       a.origins.push_back(b.binary(ir::Opcode::muli, ids[d], b.constant_int(ir::ElementType::i32, S::dims[d])));
       a.limits.push_back(S::dims[d]);
     }
@@ -320,7 +344,7 @@ class Out {
                          std::source_location where = std::source_location::current()) const {
     using R = common_shape<I..., Tile<E, V>>;
     ir::Builder& b = detail::trace_at(where);
-    scatter_with(b, detail::addressing(values_), detail::index_values<R>(at), broadcast_to<R>(value).value(),
+    scatter_with(b, detail::addressing(part_.values), detail::index_values<R>(at), broadcast_to<R>(value).value(),
                  R::vector(), where);
   }
 
@@ -330,41 +354,29 @@ class Out {
     ir::Builder& b = detail::trace_at(where);
     std::vector<ir::Value*> idx;
     for (const IndexArg& i : tile_index) idx.push_back(i.value(b));
-    store_at(b, value, idx, hints);
+    part_.store(b, value, idx, hints);
   }
 
   /// Extent of tensor dimension A.
   template <size_t A>
     requires(A < rank)
   Int extent() const {
-    return Int(values_.extents[A]);
+    return Int(part_.values.extents[A]);
   }
 
  private:
-  ir::Value* view(ir::Builder& b, pad padding = pad::none) const {
-    std::vector<int32_t> dims;
-    for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
-    return b.make_partition_view(values_.tensor_view, dims, detail::padding_of(padding),
-                                 O::is_identity ? std::vector<int32_t>{} : O::vector());
-  }
   std::vector<ir::Value*> index(const std::source_location& where) const {
     auto ids = detail::TraceContext::current(where).block_ids(where);
     return std::vector<ir::Value*>(ids.begin(), ids.begin() + rank);
   }
-  void store_at(ir::Builder& b, const Tile<E, S>& value, std::vector<ir::Value*> idx, const AccessHints& hints) const {
-    ir::Value* token = b.store_view(value.value(), view(b), std::move(idx), detail::token_for_store(*tokens_),
-                                    ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
-    detail::stored(*tokens_, token);
-  }
   void scatter_with(ir::Builder& b, const detail::Addressing& a, const std::vector<ir::Value*>& indices,
                     ir::Value* value, const std::vector<int64_t>& shape, const std::source_location& where) const {
     const detail::PointerTile p = detail::pointer_tile(b, a, indices, shape, nullptr);
-    detail::stored(*tokens_,
-                   detail::masked_store(b, p, value, std::nullopt, detail::token_for_store(*tokens_), where));
+    detail::stored(*part_.tokens,
+                   detail::masked_store(b, p, value, std::nullopt, detail::token_for_store(*part_.tokens), where));
   }
 
-  detail::ArrayValues values_;
-  detail::TraceContext::TokenChain* tokens_;
+  detail::OutputPartition<E, S, O> part_;
 };
 
 }  // namespace cutile

@@ -60,13 +60,13 @@ class OutTiles {
   using order_type = O;
 
   OutTiles(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens)
-      : values_(std::move(values)), tokens_(&tokens) {}
+      : part_{std::move(values), &tokens} {}
 
   /// Tiles along each (tile) dimension: ⌈extent / tile⌉.
   std::array<Int, rank> tile_grid(std::source_location where = std::source_location::current()) const {
     return [&]<size_t... I>(std::index_sequence<I...>) {
       return std::array<Int, rank>{
-          cdiv(Int(values_.extents[static_cast<size_t>(O::dims[I])]), static_cast<int32_t>(S::dims[I]), where)...};
+          cdiv(Int(part_.values.extents[static_cast<size_t>(O::dims[I])]), static_cast<int32_t>(S::dims[I]), where)...};
     }(std::make_index_sequence<rank>{});
   }
 
@@ -74,42 +74,29 @@ class OutTiles {
   void store(const TileIndex<E, S>& t, const Tile<E, S>& value, AccessHints hints = {},
              std::source_location where = std::source_location::current()) const {
     check_owner(t, where);
-    ir::Builder& b = detail::trace_at(where);
-    ir::Value* token = b.store_view(value.value(), view(b, pad::none), index(t), detail::token_for_store(*tokens_),
-                                    ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
-    detail::stored(*tokens_, token);
+    part_.store(detail::trace_at(where), value, index(t), hints);
   }
 
   /// Reads tile `t` (for kernels that update their output in place).
   Tile<E, S> load(const TileIndex<E, S>& t, pad padding = pad::none, AccessHints hints = {},
                   std::source_location where = std::source_location::current()) const {
     check_owner(t, where);
-    ir::Builder& b = detail::trace_at(where);
-    auto [tile, token] = b.load_view(view(b, padding), index(t), detail::token_for_load(*tokens_),
-                                     ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
-    detail::loaded(b, *tokens_, token);
-    return Tile<E, S>(tile);
+    return part_.load(detail::trace_at(where), index(t), padding, hints);
   }
 
   template <size_t A>
     requires(A < rank)
   Int extent() const {
-    return Int(values_.extents[A]);
+    return Int(part_.values.extents[A]);
   }
 
-  const void* identity() const { return tokens_; }
+  const void* identity() const { return part_.tokens; }
 
  private:
   void check_owner(const TileIndex<E, S>& t, const std::source_location& where) const {
-    if (t.owner_ != tokens_)
+    if (t.owner_ != part_.tokens)
       throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) +
                       ": a TileIndex made by for_each_tile for one output was used with another output");
-  }
-  ir::Value* view(ir::Builder& b, pad padding) const {
-    std::vector<int32_t> dims;
-    for (int64_t d : S::dims) dims.push_back(static_cast<int32_t>(d));
-    return b.make_partition_view(values_.tensor_view, dims, detail::padding_of(padding),
-                                 O::is_identity ? std::vector<int32_t>{} : O::vector());
   }
   static std::vector<ir::Value*> index(const TileIndex<E, S>& t) {
     std::vector<ir::Value*> out;
@@ -117,8 +104,7 @@ class OutTiles {
     return out;
   }
 
-  detail::ArrayValues values_;
-  detail::TraceContext::TokenChain* tokens_;
+  detail::OutputPartition<E, S, O> part_;
 };
 
 /// Row-major over the tile grid (last dimension fastest), blocks taking every G-th tile.
