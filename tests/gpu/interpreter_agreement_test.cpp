@@ -8,10 +8,10 @@
 
 #include "attention/fmha.hpp"
 #include "cutile/launch.hpp"
-#include "cutile/runtime/driver_api.hpp"
 #include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "support/gpu_fixture.hpp"
 
 namespace {
 
@@ -40,14 +40,8 @@ std::pair<ct::Tensor<E>, ct::Tensor<E>> same_randn(std::vector<int64_t> shape, c
   return {ct::from_host<E>(values, shape, gpu), on_cpu};
 }
 
-class InterpreterAgreement : public ::testing::Test {
+class InterpreterAgreement : public cutile::test_support::GpuTest {
  protected:
-  void SetUp() override {
-    std::string why;
-    if (!ct::runtime::driver_available(&why)) GTEST_SKIP() << "no CUDA driver: " << why;
-    if (ct::runtime::device_count() == 0) GTEST_SKIP() << "the CUDA driver sees no GPU";
-    gpu.emplace(0);
-  }
 
   // Runs `launch(out, inputs...)` on both devices and compares the outputs.
   template <ct::Element E, class Launch>
@@ -58,8 +52,6 @@ class InterpreterAgreement : public ::testing::Test {
     launch(out_cpu, false);
     EXPECT_LE(relative_difference(out_gpu, out_cpu), tolerance);
   }
-
-  std::optional<ct::Device> gpu;
 };
 
 TEST_F(InterpreterAgreement, VectorAdd) {

@@ -5,24 +5,15 @@
 #include <cmath>
 
 #include "cutile/launch.hpp"
-#include "cutile/runtime/driver_api.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "support/gpu_fixture.hpp"
 
 namespace {
 
 namespace ct = cutile;
 
-class LaunchGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    if (!ct::runtime::driver_available(&why)) GTEST_SKIP() << "no CUDA driver: " << why;
-    if (ct::runtime::device_count() == 0) GTEST_SKIP() << "the CUDA driver sees no GPU";
-    gpu.emplace(0);
-  }
-  std::optional<ct::Device> gpu;
-};
+using LaunchGpu = cutile::test_support::GpuTest;
 
 TEST_F(LaunchGpu, VectorAddOnARaggedLength) {
   const int64_t n = 100'003;
