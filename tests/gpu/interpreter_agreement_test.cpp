@@ -1,4 +1,4 @@
-// The CPU interpreter and the GPU on the same inputs: every example and library kernel launched on
+// The CPU interpreter and the GPU on the same inputs: the example and library kernels launched on
 // Device(0) and on Device::cpu() with identical random inputs, the two outputs compared element by element
 // (‖gpu − cpu‖ / ‖cpu‖ within the output type's tolerance). Skipped with the reason where there is no GPU.
 #include <gtest/gtest.h>
