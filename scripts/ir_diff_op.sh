@@ -29,21 +29,19 @@ config() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["conf
 # 2. Ours at the same configuration; `primary` is the reference variant our kernel ports. A variant may
 # be compared with another kernel of ours (variant_gen, variant_gen_kernel).
 declare -A variant_gen=() variant_gen_kernel=()
+cmake --build "$build" --target cutile-dsl-dump > /dev/null
+dump() { CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$build/tools/cutile-dsl-dump" "$@"; }
 case $op in
   softmax)
-    cmake --build "$build" --target cutile-dsl-dump > /dev/null
-    dump=$build/tools/cutile-dsl-dump
-    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" softmax "$(config dtype)" "$(config M)" "$(config N)"
+    dump softmax "$(config dtype)" "$(config M)" "$(config N)"
     gen=$work/gen/row_softmax.tileirbc
     gen_kernel=row_softmax
     # Ours loads a (1, TILE_N) row through a tensor view with -inf padding: TileGym's TMA variant.
     primary=tma
     ;;
   matmul)
-    cmake --build "$build" --target cutile-dsl-dump > /dev/null
-    dump=$build/tools/cutile-dsl-dump
-    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" matmul "$(config M)" "$(config N)" "$(config K)"
-    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" persistent_matmul "$(config M)" "$(config N)" "$(config K)"
+    dump matmul "$(config M)" "$(config N)" "$(config K)"
+    dump persistent_matmul "$(config M)" "$(config N)" "$(config K)"
     gen=$work/gen/matmul.tileirbc
     gen_kernel=matmul
     # The persistent variant is compared with our persistent_matmul (OutTiles + grouped schedule).
@@ -52,9 +50,7 @@ case $op in
     primary=matmul
     ;;
   attention)
-    cmake --build "$build" --target cutile-dsl-dump > /dev/null
-    dump=$build/tools/cutile-dsl-dump
-    CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$dump" fmha "$(config B)" "$(config H)" "$(config S)"
+    dump fmha "$(config B)" "$(config H)" "$(config S)"
     gen=$work/gen/fmha.tileirbc
     gen_kernel=fmha
     primary=fmha

@@ -48,11 +48,12 @@ std::vector<ir::Value*> branch(const Bool& condition, std::vector<ir::Type> resu
   TraceContext& ctx = TraceContext::current(where);
   ir::Builder& b = ctx.at(where);
   const size_t user_results = result_types.size();
+  // `entry_tokens`: the chains' tokens before the `if`, from which each arm starts.
   auto build = [&](std::span<const TraceContext::ChainUse> uses, std::vector<ir::Value*> entry_tokens) {
     auto arm = [&](auto& fn) {
       return [&](ir::Builder&, std::span<ir::Value* const>) {
         TraceContext::NestedRegion nested(ctx);
-        TraceContext::set_tokens(uses, entry_tokens);  // each arm starts from the tokens before the `if`
+        TraceContext::set_tokens(uses, entry_tokens);
         std::vector<ir::Value*> yielded = fn();
         for (ir::Value* token : ctx.tokens_of(uses, ctx.builder())) yielded.push_back(token);
         return yielded;
@@ -65,12 +66,7 @@ std::vector<ir::Value*> branch(const Bool& condition, std::vector<ir::Type> resu
     if (types.empty() && !else_fn) return b.if_else(condition.value(), {}, arm(then_fn));
     return b.if_else(condition.value(), std::move(types), arm(then_fn), arm(else_fn ? else_fn : nothing));
   };
-  const auto uses = ctx.chains_used_by([&] { build({}, {}); });
-  std::vector<ir::Value*> entry_tokens = ctx.tokens_of(uses, b);
-  std::vector<ir::Value*> results = build(uses, entry_tokens);
-  TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(user_results));
-  results.resize(user_results);
-  return results;
+  return with_output_tokens(ctx, b, {}, user_results, build);
 }
 }  // namespace detail
 

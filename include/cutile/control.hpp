@@ -54,7 +54,6 @@ State counted_loop(const Int& lo, const Int& hi, const Int& step, State init, Bo
   using Carried = carried<State>;
   TraceContext& ctx = TraceContext::current(where);
   ir::Builder& b = ctx.at(where);
-  const std::vector<ir::Value*> init_values = Carried::values(init);
   auto build = [&](std::span<const TraceContext::ChainUse> uses, std::vector<ir::Value*> carried_values) {
     b.set_location(ir::Location::from(where));
     return b.for_loop(lo.value(), hi.value(), step.value(), std::move(carried_values),
@@ -67,12 +66,7 @@ State counted_loop(const Int& lo, const Int& hi, const Int& step, State init, Bo
                         return yielded;
                       });
   };
-  const auto uses = ctx.chains_used_by([&] { build({}, init_values); });
-  std::vector<ir::Value*> carried_values = init_values;
-  for (ir::Value* token : ctx.tokens_of(uses, b)) carried_values.push_back(token);
-  std::vector<ir::Value*> results = build(uses, std::move(carried_values));
-  TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(Carried::count));
-  return Carried::rebuild(results);
+  return Carried::rebuild(with_output_tokens(ctx, b, Carried::values(init), Carried::count, build));
 }
 
 }  // namespace detail
@@ -110,7 +104,6 @@ State while_(State init, Cond cond, Body body, std::source_location where = std:
   using Carried = detail::carried<State>;
   detail::TraceContext& ctx = detail::TraceContext::current(where);
   ir::Builder& b = ctx.at(where);
-  const std::vector<ir::Value*> init_values = Carried::values(init);
   auto build = [&](std::span<const detail::TraceContext::ChainUse> uses, std::vector<ir::Value*> carried_values) {
     b.set_location(ir::Location::from(where));
     const std::vector<ir::Type> types = ir::types_of(carried_values);
@@ -127,12 +120,7 @@ State while_(State init, Cond cond, Body body, std::source_location where = std:
       return next;
     });
   };
-  const auto uses = ctx.chains_used_by([&] { build({}, init_values); });
-  std::vector<ir::Value*> carried_values = init_values;
-  for (ir::Value* token : ctx.tokens_of(uses, b)) carried_values.push_back(token);
-  std::vector<ir::Value*> results = build(uses, std::move(carried_values));
-  detail::TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(Carried::count));
-  return Carried::rebuild(results);
+  return Carried::rebuild(detail::with_output_tokens(ctx, b, Carried::values(init), Carried::count, build));
 }
 
 }  // namespace cutile

@@ -14,16 +14,10 @@ int64_t num_elements(const std::vector<int64_t>& shape) {
 Array make_array(const ir::Type& tile_type) { return make_array(tile_type.element(), tile_type.shape()); }
 
 Array make_array(const ir::Type& element, std::vector<int64_t> shape) {
-  Array a;
-  a.pointer = element.is(ir::TypeKind::pointer);
-  a.element = a.pointer ? element.element().element_type() : element.element_type();
-  a.shape = std::move(shape);
-  const size_t n = static_cast<size_t>(num_elements(a.shape));
-  if (a.is_float())
-    a.f.assign(n, 0.0);
-  else
-    a.i.assign(n, 0);
-  return a;
+  Array like;
+  like.pointer = element.is(ir::TypeKind::pointer);
+  like.element = like.pointer ? element.element().element_type() : element.element_type();
+  return make_like(like, std::move(shape));
 }
 
 Array make_like(const Array& like, std::vector<int64_t> shape) {

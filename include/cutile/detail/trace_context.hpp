@@ -88,6 +88,22 @@ class TraceContext {
   int nested_regions_ = 0;
 };
 
+/// Builds a loop or branch op whose body may access outputs. `build(uses, operands)` creates the op with
+/// `operands` (the user's carried values, then the tokens of the chains in `uses`) and returns its
+/// results (the user's `user_results` first, then the tokens). It runs twice: into a scratch block with no
+/// chains, to find the chains the body touches, then for real; the chains continue from the op's token
+/// results. Returns the user's results.
+template <class Build>
+std::vector<ir::Value*> with_output_tokens(TraceContext& ctx, ir::Builder& b, std::vector<ir::Value*> operands,
+                                           size_t user_results, Build build) {
+  const auto uses = ctx.chains_used_by([&] { build(std::span<const TraceContext::ChainUse>{}, operands); });
+  for (ir::Value* token : ctx.tokens_of(uses, b)) operands.push_back(token);
+  std::vector<ir::Value*> results = build(std::span<const TraceContext::ChainUse>(uses), std::move(operands));
+  TraceContext::set_tokens(uses, std::span<ir::Value* const>(results).subspan(user_results));
+  results.resize(user_results);
+  return results;
+}
+
 /// Shorthand used by every DSL function: the builder positioned at the caller's location.
 inline ir::Builder& trace_at(const std::source_location& where) { return TraceContext::current(where).at(where); }
 
