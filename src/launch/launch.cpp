@@ -190,13 +190,11 @@ struct Specialisation {
   size_t bytecode_bytes = 0;
 };
 
-// Trace and verify; with the bytecode written, and dumped when CUTILE_DUMP asks for this kernel.
+// A traced and verified kernel.
 struct TracedModule {
   std::unique_ptr<ir::Module> module;
   std::string name;
-  std::vector<uint8_t> bytecode;
-  std::vector<uint8_t> identity;  // the bytecode without source locations: the cache key's input
-  bool dumped = false;
+  ir::Version version;  // the bytecode version it was verified for
 };
 
 TracedModule trace_module(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options) {
@@ -204,34 +202,40 @@ TracedModule trace_module(const KernelRef& kernel, std::span<const LaunchArg> ar
   traced.module = kernel.trace(kernel.kernel, all_facts(args));
   ir::Function& entry = *traced.module->functions().front();
   entry.set_hints(entry_hints(options.hints));
-  const ir::Version version = bytecode_version();
-  ir::verify_module(*traced.module, version);
+  traced.version = bytecode_version();
+  ir::verify_module(*traced.module, traced.version);
   traced.name = entry.name();
-  traced.bytecode = bytecode::write_bytecode(*traced.module, {.version = version});
-  traced.identity = bytecode::write_bytecode(*traced.module, {.version = version, .debug_info = false});
-  const compile::DumpConfig dump = compile::DumpConfig::from_env();
-  if (dump.wants(traced.name)) {
-    compile::write_dump(dump, traced.name, ir::print_module(*traced.module), traced.bytecode);
-    traced.dumped = true;
-  }
   return traced;
 }
 
-// Trace, verify, write bytecode and get the cubin (bypassing the caches for a dumped kernel).
+// Writes the IR text and bytecode when CUTILE_DUMP asks for this kernel; whether it did.
+bool dump_if_asked(const TracedModule& traced) {
+  const compile::DumpConfig dump = compile::DumpConfig::from_env();
+  if (!dump.wants(traced.name)) return false;
+  compile::write_dump(dump, traced.name, ir::print_module(*traced.module),
+                      bytecode::write_bytecode(*traced.module, {.version = traced.version}));
+  return true;
+}
+
+// Trace, verify, write bytecode and get the cubin (bypassing the caches for a dumped kernel). The cache
+// key is taken from the bytecode without source locations (cache_key.hpp).
 Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
                           const std::string& gpu) {
   const auto start = Clock::now();
   const TracedModule traced = trace_module(kernel, args, options);
+  const std::vector<uint8_t> bytecode = bytecode::write_bytecode(*traced.module, {.version = traced.version});
+  const std::vector<uint8_t> identity =
+      bytecode::write_bytecode(*traced.module, {.version = traced.version, .debug_info = false});
   Specialisation s;
   s.name = traced.name;
-  s.bytecode_bytes = traced.bytecode.size();
+  s.bytecode_bytes = bytecode.size();
   s.trace_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   compile::CompileOptions compile_options;
   compile_options.gpu_name = gpu;
   compile_options.opt_level = options.opt_level;
   compile::CubinCache& cache = compile::CubinCache::global();
-  s.cubin = traced.dumped ? cache.compile_fresh(traced.bytecode, compile_options, s.name, traced.identity)
-                          : cache.get(traced.bytecode, compile_options, s.name, traced.identity);
+  s.cubin = dump_if_asked(traced) ? cache.compile_fresh(bytecode, compile_options, s.name, identity)
+                                  : cache.get(bytecode, compile_options, s.name, identity);
   return s;
 }
 
@@ -295,6 +299,7 @@ std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<c
   auto loaded = std::make_shared<LoadedKernel>();
   if (device.is_cpu()) {
     TracedModule traced = trace_module(kernel, args, options);
+    dump_if_asked(traced);
     loaded->interpreted = std::move(traced.module);
     loaded->name = traced.name;
   } else {
