@@ -99,6 +99,12 @@ CUTILE_CPP_API int32_t cutile_cpp_softmax(const cutile_cpp_tensor* y, const cuti
 CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
                                              const cutile_cpp_tensor* b, int32_t device_id, void* stream);
 
+/* ---- activations: relu, gelu, geglu, silu_and_mul, swiglu (forward and backward) ---- */
+
+/* ---- normalization: rms_norm, layer_norm_legacy, persistent_layer_norm ---- */
+
+/* ---- dropout and rope ---- */
+
 #ifdef __cplusplus
 }
 #endif
