@@ -59,9 +59,9 @@ struct LaunchArg {
   ArgKind kind = ArgKind::scalar;
   ir::ElementType element = ir::ElementType::i32;  ///< what the kernel expects
   std::optional<TensorArgView> tensor;             ///< tensors and partitions
-  std::vector<int64_t> kernel_dims;  ///< In: the kernel's shape (dyn allowed); Out: the tile shape
+  Dims kernel_dims;                  ///< In: the kernel's shape (dyn allowed); Out: the tile shape
   uint64_t scalar_bits = 0;          ///< scalars, in the element's own encoding
-  std::vector<int64_t> kernel_order;  ///< Out, OutTiles: the order the partition must have
+  Dims kernel_order;                  ///< Out, OutTiles: the order the partition must have
 };
 
 struct KernelRef {
@@ -84,7 +84,7 @@ struct arg_binder;
 template <Element E, ShapeType S>
 struct arg_binder<In<E, S>> {
   static LaunchArg bind(const AnyTensor& t) {
-    return {ArgKind::input, ir_element<E>, t.arg_view(), S::vector(), 0};
+    return {ArgKind::input, ir_element<E>, t.arg_view(), S::dims, 0};
   }
   template <Element T>
   static LaunchArg bind(const Tensor<T>&) = delete;  // a Tensor of another element type
@@ -93,25 +93,20 @@ struct arg_binder<In<E, S>> {
 
 template <Element E, ShapeType S>
 struct arg_binder<Atomic<E, S>> {
-  static LaunchArg bind(const Tensor<E>& t) { return {ArgKind::atomic, ir_element<E>, t.arg_view(), S::vector(), 0}; }
+  static LaunchArg bind(const Tensor<E>& t) { return {ArgKind::atomic, ir_element<E>, t.arg_view(), S::dims, 0}; }
 };
-
-template <class O>
-std::vector<int64_t> order_dims() {
-  return std::vector<int64_t>(O::dims.begin(), O::dims.end());
-}
 
 template <Element E, TileShape S, class O>
 struct arg_binder<Out<E, S, O>> {
   static LaunchArg bind(const Partition<E>& p) {
-    return {ArgKind::output, ir_element<E>, p.arg_view(), S::vector(), 0, order_dims<O>()};
+    return {ArgKind::output, ir_element<E>, p.arg_view(), S::dims, 0, O::dims};
   }
 };
 
 template <Element E, TileShape S, class O>
 struct arg_binder<OutTiles<E, S, O>> {
   static LaunchArg bind(const Partition<E>& p) {
-    return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::vector(), 0, order_dims<O>()};
+    return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::dims, 0, O::dims};
   }
 };
 

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -18,7 +19,7 @@ namespace cutile {
 /// axes), the tile has the same rank, each tile dim is a power of two (Tile IR tile dims are) and `order`
 /// is a permutation of the tensor's dims.
 std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<const int64_t> tile_shape,
-                                      std::span<const int64_t> order, std::string_view tensor);
+                                      std::span<const int64_t> order, const std::function<std::string()>& tensor);
 
 /// 0, 1, ..., rank - 1.
 inline std::vector<int64_t> identity_dims(size_t rank) {
@@ -29,7 +30,7 @@ inline std::vector<int64_t> identity_dims(size_t rank) {
 
 /// The grid of a partition in the tensor's own order.
 inline std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<const int64_t> tile_shape,
-                                             std::string_view tensor) {
+                                             const std::function<std::string()>& tensor) {
   return partition_grid(shape, tile_shape, identity_dims(shape.size()), tensor);
 }
 
@@ -44,7 +45,7 @@ class Partition {
       : tensor_(std::move(tensor)),
         tile_shape_(std::move(tile_shape)),
         order_(order.empty() ? identity_dims(tensor_.shape().size()) : std::move(order)),
-        grid_(partition_grid(tensor_.shape(), tile_shape_, order_, tensor_.describe())),
+        grid_(partition_grid(tensor_.shape(), tile_shape_, order_, [this] { return tensor_.describe(); })),
         borrow_(
             tensor_.borrow_state().begin_exclusive(tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
 

@@ -7,9 +7,9 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "cutile/borrow_state.hpp"
+#include "cutile/dims.hpp"
 #include "cutile/ir/type.hpp"
 
 namespace cutile {
@@ -20,13 +20,13 @@ struct TensorArgView {
   uint64_t address = 0;  ///< device address of element [0, ..., 0]; 0 for a tensor without elements
   ir::ElementType element = ir::ElementType::f32;
   int64_t element_size = 0;             ///< bytes per element in memory
-  std::vector<int64_t> shape, strides;  ///< in elements
+  Dims shape, strides;                  ///< in elements
   int device = -1;                      ///< device ordinal; -1 for a meta tensor, which has no memory
   bool on_cpu = false;                  ///< memory of Device::cpu() (host memory; device is 0)
   std::span<uint8_t> initialised;       ///< CPU memory: which of the byte_extent() bytes were written
   std::shared_ptr<BorrowState> state;
-  std::vector<int64_t> tile_shape;  ///< a partition's tile; empty for a whole tensor
-  std::vector<int64_t> tile_order;  ///< a partition's order (tile dim i walks tensor dim tile_order[i])
+  Dims tile_shape;                  ///< a partition's tile; empty for a whole tensor
+  Dims tile_order;                  ///< a partition's order (tile dim i walks tensor dim tile_order[i])
   uint64_t borrow = 0;              ///< the exclusive borrow a partition holds; 0 for a whole tensor
 
   bool is_partition() const { return borrow != 0; }

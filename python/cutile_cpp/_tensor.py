@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
+import threading
 
 import torch
 
@@ -22,14 +23,13 @@ _DTYPE_NAMES = {
     torch.bool: "CUTILE_CPP_BOOL",
     torch.uint8: "CUTILE_CPP_U8",
 }
-_DEVICE_TYPE_NAMES = {"cpu": "CUTILE_CPP_DEVICE_CPU", "cuda": "CUTILE_CPP_DEVICE_CUDA"}
 
 
 _STRUCT_CODES = {ctypes.c_void_p: "P", ctypes.c_int64: "q", ctypes.c_int32: "i"}
 
 
 class _DescriptorMaker:
-    """Packs descriptors with one struct.pack (a ctypes field at a time costs several times more per
+    """Packs descriptors with one struct.pack_into (a ctypes field at a time costs several times more per
     launch). The packing format is derived from the ctypes structure the header binding generated."""
 
     def __init__(self, binding):
@@ -43,37 +43,53 @@ class _DescriptorMaker:
         self.packer = struct.Struct("@" + "".join(codes))
         if self.packer.size != ctypes.sizeof(self.type):
             raise CutileCppError(f"cutile_cpp_tensor packs to {self.packer.size} bytes, ctypes says {ctypes.sizeof(self.type)}")
+        self.binding = binding
+        self.size = self.packer.size
         self.max_dims = binding.constants["CUTILE_CPP_MAX_DIMS"]
+        self.padding = [(0,) * (self.max_dims - ndim) for ndim in range(self.max_dims + 1)]
         dtypes = binding.enums["cutile_cpp_dtype"]
         self.dtype_codes = {dtype: dtypes[name] for dtype, name in _DTYPE_NAMES.items()}
         device_types = binding.enums["cutile_cpp_device_type"]
-        self.device_codes = {kind: device_types[name] for kind, name in _DEVICE_TYPE_NAMES.items()}
+        self.cuda_code = device_types["CUTILE_CPP_DEVICE_CUDA"]
+        self.cpu_code = device_types["CUTILE_CPP_DEVICE_CPU"]
 
 
 _maker: _DescriptorMaker | None = None
 
 
-def descriptor(tensor: torch.Tensor, name: str = "tensor"):
-    """A cutile_cpp_tensor describing `tensor` (which must outlive the call it is passed to)."""
+def _descriptor_maker() -> _DescriptorMaker:
     global _maker
     if _maker is None:
         _maker = _DescriptorMaker(_library.load())
-    maker = _maker
+    return _maker
+
+
+def _pack_into(maker: _DescriptorMaker, buffer, offset: int, tensor: torch.Tensor, name: str) -> None:
+    """Writes the cutile_cpp_tensor describing `tensor` into `buffer` at `offset`."""
     dtype = maker.dtype_codes.get(tensor.dtype)
     if dtype is None:
         raise TypeError(f"{name}: dtype {tensor.dtype} has no cutile_cpp dtype code")
-    device = tensor.device
-    device_type = maker.device_codes.get(device.type)
-    if device_type is None:
-        raise ValueError(f"{name}: tensors on {device} cannot cross the C ABI (CUDA or CPU only)")
+    # is_cuda / get_device() rather than tensor.device, which costs more than the rest of the packing.
+    if tensor.is_cuda:
+        device_type, device_id = maker.cuda_code, tensor.get_device()
+    elif tensor.is_cpu:
+        device_type, device_id = maker.cpu_code, 0
+    else:
+        raise ValueError(f"{name}: tensors on {tensor.device} cannot cross the C ABI (CUDA or CPU only)")
     ndim = tensor.dim()
     if ndim > maker.max_dims:
         raise ValueError(f"{name}: {ndim} dims exceed the C ABI's {maker.max_dims}")
-    padding = (0,) * (maker.max_dims - ndim)
-    return maker.type.from_buffer_copy(
-        maker.packer.pack(tensor.data_ptr(), *tensor.shape, *padding, *tensor.stride(), *padding, ndim, dtype,
-                          device_type, device.index or 0)
-    )
+    padding = maker.padding[ndim]
+    maker.packer.pack_into(buffer, offset, tensor.data_ptr(), *tensor.shape, *padding, *tensor.stride(), *padding, ndim,
+                           dtype, device_type, device_id)
+
+
+def descriptor(tensor: torch.Tensor, name: str = "tensor"):
+    """A cutile_cpp_tensor describing `tensor` (which must outlive the call it is passed to)."""
+    maker = _descriptor_maker()
+    result = maker.type()
+    _pack_into(maker, result, 0, tensor, name)
+    return result
 
 
 def check_status(status: int) -> None:
@@ -84,15 +100,31 @@ def check_status(status: int) -> None:
         )
 
 
+class _CallBuffers(threading.local):
+    """Per thread: descriptors of one call, packed in place (no descriptor objects made per call)."""
+
+    def __init__(self):
+        self.array = None
+        self.references = []
+
+
+_buffers = _CallBuffers()
+
+
 def call(function: str, tensors: list[torch.Tensor], names: list[str]) -> None:
     """Calls cutile_cpp_<op>(descriptors..., device_id, stream) on the device of the first tensor and its
     current stream."""
-    binding = _library.load()
-    descriptors = [descriptor(t, n) for t, n in zip(tensors, names)]
-    device = tensors[0].device
-    if device.type == "cuda":
-        index = device.index if device.index is not None else torch.cuda.current_device()
-        stream = torch.cuda.current_stream(index).cuda_stream or None
+    maker = _descriptor_maker()
+    buffers = _buffers
+    if buffers.array is None or len(buffers.references) < len(tensors):
+        buffers.array = (maker.type * max(len(tensors), 8))()
+        buffers.references = list(buffers.array)  # element views of the array's memory, passed by reference
+    for i, (tensor, name) in enumerate(zip(tensors, names)):
+        _pack_into(maker, buffers.array, i * maker.size, tensor, name)
+    first = tensors[0]
+    if first.is_cuda:
+        index = first.get_device()
+        stream = torch._C._cuda_getCurrentRawStream(index) or None
     else:
         index, stream = 0, None
-    check_status(getattr(binding, function)(*descriptors, index, stream))
+    check_status(getattr(maker.binding, function)(*buffers.references[: len(tensors)], index, stream))

@@ -24,7 +24,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string dims_text(const std::vector<int64_t>& dims) {
+std::string dims_text(const Dims& dims) {
   std::string out = "[";
   for (size_t i = 0; i < dims.size(); ++i)
     out += (i ? ", " : "") + (dims[i] == dyn ? std::string("dyn") : std::to_string(dims[i]));
@@ -265,9 +265,14 @@ struct TableKeyHash {
   }
 };
 
-// `device` is the GPU ordinal, or -1 for the CPU.
-TableKey table_key(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options, int device) {
-  TableKey key{kernel.kernel, device, options.opt_level, {}};
+// `device` is the GPU ordinal, or -1 for the CPU. Fills `key` in place: its signature keeps its capacity
+// from launch to launch, so a table hit allocates nothing.
+void fill_table_key(TableKey& key, const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
+                    int device) {
+  key.kernel = kernel.kernel;
+  key.device = device;
+  key.opt_level = options.opt_level;
+  key.signature.clear();
   for (const LaunchArg& a : args) {
     key.signature.push_back(static_cast<int64_t>(a.kind) << 8 | static_cast<int64_t>(a.element));
     if (a.tensor) {
@@ -278,7 +283,6 @@ TableKey table_key(const KernelRef& kernel, std::span<const LaunchArg> args, con
   }
   for (const auto& hint : {options.hints.num_ctas, options.hints.occupancy, options.hints.num_worker_warps})
     key.signature.push_back(hint.value_or(-1));
-  return key;
 }
 
 std::mutex table_mutex;
@@ -291,7 +295,8 @@ std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<c
                                             const LaunchOptions& options, const Device& device) {
   // A dump must never be skipped by a table hit, so dumping re-traces every launch.
   const bool dumping = std::getenv("CUTILE_DUMP") != nullptr;
-  const TableKey key = table_key(kernel, args, options, device.is_cpu() ? -1 : device.index());
+  thread_local TableKey key;
+  fill_table_key(key, kernel, args, options, device.is_cpu() ? -1 : device.index());
   if (!dumping) {
     std::lock_guard lock(table_mutex);
     if (auto it = kernel_table().find(key); it != kernel_table().end()) return it->second;
@@ -319,8 +324,12 @@ struct PackedParams {
   std::vector<void*> pointers;
 };
 
-PackedParams pack(std::span<const LaunchArg> args) {
-  PackedParams p;
+// Packs into this thread's buffers, which keep their capacity from launch to launch; valid until the
+// thread's next pack.
+PackedParams& pack(std::span<const LaunchArg> args) {
+  thread_local PackedParams p;
+  p.slots.clear();
+  p.pointers.clear();
   for (const LaunchArg& a : args) {
     if (!a.tensor) {
       p.slots.push_back(a.scalar_bits);
@@ -394,7 +403,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
     interpret(*loaded, args, grid);
     return Completion();  // finished
   }
-  PackedParams params = pack(args);  // launch_device made the device current
+  PackedParams& params = pack(args);  // launch_device made the device current
   runtime::check(runtime::driver_api().cuLaunchKernel(loaded->function.handle, static_cast<unsigned>(grid[0]),
                                                       static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]),
                                                       1, 1, 1, 0, stream.handle(), params.pointers.data(), nullptr),

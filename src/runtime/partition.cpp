@@ -5,22 +5,22 @@
 namespace cutile {
 
 std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<const int64_t> tile_shape,
-                                      std::span<const int64_t> order, std::string_view tensor) {
-  const std::string what = "cannot partition tensor " + std::string(tensor);
+                                      std::span<const int64_t> order, const std::function<std::string()>& tensor) {
+  auto what = [&] { return "cannot partition tensor " + tensor(); };  // built only for a message
   if (shape.empty() || shape.size() > 3)
-    throw UserError(what + ": partitions need rank 1 to 3 (one tile-grid axis per tensor axis), found rank " +
+    throw UserError(what() + ": partitions need rank 1 to 3 (one tile-grid axis per tensor axis), found rank " +
                     std::to_string(shape.size()));
   if (tile_shape.size() != shape.size())
-    throw UserError(what + " into tiles " + format_extents(tile_shape) + ": the tile has rank " +
+    throw UserError(what() + " into tiles " + format_extents(tile_shape) + ": the tile has rank " +
                     std::to_string(tile_shape.size()) + " but the tensor has rank " +
                     std::to_string(shape.size()));
   if (order.size() != shape.size())
-    throw UserError(what + " in order " + format_extents(order) + ": the order has " + std::to_string(order.size()) +
+    throw UserError(what() + " in order " + format_extents(order) + ": the order has " + std::to_string(order.size()) +
                     " entries but the tensor has rank " + std::to_string(shape.size()));
   std::vector<bool> seen(shape.size());
   for (int64_t d : order) {
     if (d < 0 || d >= static_cast<int64_t>(shape.size()) || seen[static_cast<size_t>(d)])
-      throw UserError(what + " in order " + format_extents(order) +
+      throw UserError(what() + " in order " + format_extents(order) +
                       ": the order must name each tensor dimension 0.." + std::to_string(shape.size() - 1) + " once");
     seen[static_cast<size_t>(d)] = true;
   }
@@ -28,11 +28,11 @@ std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<
   for (size_t axis = 0; axis < shape.size(); ++axis) {
     const int64_t tile = tile_shape[axis];
     if (tile < 1)
-      throw UserError(what + " into tiles " + format_extents(tile_shape) + ": tile dim " +
+      throw UserError(what() + " into tiles " + format_extents(tile_shape) + ": tile dim " +
                       std::to_string(axis) + " is " + std::to_string(tile) +
                       "; every tile dim must be at least 1");
     if ((tile & (tile - 1)) != 0)
-      throw UserError(what + " into tiles " + format_extents(tile_shape) + ": tile dim " +
+      throw UserError(what() + " into tiles " + format_extents(tile_shape) + ": tile dim " +
                       std::to_string(axis) + " is " + std::to_string(tile) +
                       ", which is not a power of two (Tile IR tile dims are)");
     const int64_t extent = shape[static_cast<size_t>(order[axis])];  // tile dim `axis` walks it

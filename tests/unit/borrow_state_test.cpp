@@ -1,6 +1,7 @@
 // The borrow-state machine and partitions, on meta tensors: no GPU, no driver.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,11 @@ namespace cutile {
 namespace {
 
 using Extents = std::vector<int64_t>;
+
+// The tensor description partition_grid asks for when it has an error to report.
+std::function<std::string()> named(const char* tensor) {
+  return [tensor] { return std::string(tensor); };
+}
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -63,34 +69,34 @@ TEST(BorrowState, NothingPendingWithoutGpuWork) {
 }
 
 TEST(Partition, GridIsCeilOfExtentOverTile) {
-  EXPECT_EQ(partition_grid(Extents{4096, 4096}, Extents{1, 4096}, "t"), (std::array<int64_t, 3>{4096, 1, 1}));
-  EXPECT_EQ(partition_grid(Extents{1000}, Extents{128}, "t"), (std::array<int64_t, 3>{8, 1, 1}));
-  EXPECT_EQ(partition_grid(Extents{100, 30, 7}, Extents{64, 16, 8}, "t"), (std::array<int64_t, 3>{2, 2, 1}));
-  EXPECT_EQ(partition_grid(Extents{0, 64}, Extents{16, 16}, "t"), (std::array<int64_t, 3>{0, 4, 1}));
-  EXPECT_EQ(partition_grid(Extents{3}, Extents{1024}, "t"), (std::array<int64_t, 3>{1, 1, 1}));
+  EXPECT_EQ(partition_grid(Extents{4096, 4096}, Extents{1, 4096}, named("t")), (std::array<int64_t, 3>{4096, 1, 1}));
+  EXPECT_EQ(partition_grid(Extents{1000}, Extents{128}, named("t")), (std::array<int64_t, 3>{8, 1, 1}));
+  EXPECT_EQ(partition_grid(Extents{100, 30, 7}, Extents{64, 16, 8}, named("t")), (std::array<int64_t, 3>{2, 2, 1}));
+  EXPECT_EQ(partition_grid(Extents{0, 64}, Extents{16, 16}, named("t")), (std::array<int64_t, 3>{0, 4, 1}));
+  EXPECT_EQ(partition_grid(Extents{3}, Extents{1024}, named("t")), (std::array<int64_t, 3>{1, 1, 1}));
 }
 
 TEST(Partition, RejectsBadTiles) {
   std::string message = test_support::error_of<UserError>([] {
-    partition_grid(Extents{64, 64}, Extents{12, 16}, "f32[64, 64]");
+    partition_grid(Extents{64, 64}, Extents{12, 16}, named("f32[64, 64]"));
   });
   EXPECT_EQ(message,
             "cannot partition tensor f32[64, 64] into tiles [12, 16]: tile dim 0 is 12, which is not a power "
             "of two "
             "(Tile IR tile dims are)");
-  message = test_support::error_of<UserError>([] { partition_grid(Extents{64, 64}, Extents{16}, "f32[64, 64]"); });
+  message = test_support::error_of<UserError>([] { partition_grid(Extents{64, 64}, Extents{16}, named("f32[64, 64]")); });
   EXPECT_EQ(
       message,
       "cannot partition tensor f32[64, 64] into tiles [16]: the tile has rank 1 but the tensor has rank 2");
-  message = test_support::error_of<UserError>([] { partition_grid(Extents{64, 64}, Extents{16, 0}, "f32[64, 64]"); });
+  message = test_support::error_of<UserError>([] { partition_grid(Extents{64, 64}, Extents{16, 0}, named("f32[64, 64]")); });
   EXPECT_EQ(
       message,
       "cannot partition tensor f32[64, 64] into tiles [16, 0]: tile dim 1 is 0; every tile dim must be at "
       "least 1");
-  message = test_support::error_of<UserError>([] { partition_grid(Extents{2, 2, 2, 2}, Extents{1, 1, 1, 1}, "t"); });
+  message = test_support::error_of<UserError>([] { partition_grid(Extents{2, 2, 2, 2}, Extents{1, 1, 1, 1}, named("t")); });
   EXPECT_TRUE(contains(message, "partitions need rank 1 to 3")) << message;
-  EXPECT_THROW(partition_grid(Extents{}, Extents{}, "t"), UserError);
-  EXPECT_THROW(partition_grid(Extents{8}, Extents{-4}, "t"), UserError);
+  EXPECT_THROW(partition_grid(Extents{}, Extents{}, named("t")), UserError);
+  EXPECT_THROW(partition_grid(Extents{8}, Extents{-4}, named("t")), UserError);
 }
 
 TEST(Partition, LiveBorrowRejectsReadsThenUnpartitionAllowsThem) {

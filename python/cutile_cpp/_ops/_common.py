@@ -6,7 +6,7 @@ import warnings
 
 import torch
 
-FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+FLOAT_DTYPES = frozenset((torch.float32, torch.float16, torch.bfloat16))
 
 
 def check_tensor(op: str, name: str, value) -> None:
@@ -14,12 +14,15 @@ def check_tensor(op: str, name: str, value) -> None:
         raise TypeError(f"cutile_cpp.{op}: {name} must be a torch.Tensor, got {type(value).__name__}")
     if value.dtype not in FLOAT_DTYPES:
         raise TypeError(f"cutile_cpp.{op}: {name} has dtype {value.dtype}; supported: float32, float16, bfloat16")
-    if value.device.type not in ("cuda", "cpu"):
+    if not (value.is_cuda or value.is_cpu):
         raise ValueError(f"cutile_cpp.{op}: {name} is on {value.device}; the ops take CUDA or CPU tensors")
 
 
 def forward_only(op: str, *tensors: torch.Tensor) -> list[torch.Tensor] | tuple[torch.Tensor, ...]:
-    if not any(t.requires_grad for t in tensors):
+    for t in tensors:
+        if t.requires_grad:
+            break
+    else:
         return tensors  # nothing to detach
     if torch.is_grad_enabled():
         warnings.warn(
