@@ -35,7 +35,8 @@ class Config:
 
     @property
     def id(self) -> str:
-        return "-".join(f"{k}{_short(v)}" for k, v in self.params.items())
+        """e.g. M4096-N1024-bfloat16-tma: numbers after their names, dtypes and variant names alone."""
+        return "-".join(_short(v) if isinstance(v, (str, torch.dtype)) else f"{k}{_short(v)}" for k, v in self.params.items())
 
 
 @dataclass

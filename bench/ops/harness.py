@@ -454,7 +454,9 @@ def plan(specs, subset: str) -> list[tuple]:
 
 
 def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, budget_s=None,
-        backends=C.BACKENDS, with_ceilings=True, with_launch=True) -> dict:
+        backends=C.BACKENDS, with_ceilings=True, with_launch=True, progress=None) -> dict:
+    """The report (see docs/benchmarks.md). `progress(report)`, if given, gets the partial report (configs
+    measured so far, no summaries, "partial": true) after each configuration, for a checkpoint file."""
     started = time.perf_counter()
     timer = GpuTimer(device) if device.type == "cuda" else CpuTimer()
     report = {"schema": SCHEMA, "meta": environment(device),
@@ -493,6 +495,10 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
         log(f"[{i + 1}/{len(order)}] {spec.name} {config.id}: {summary} ({time.perf_counter() - t0:.1f} s)")
         if device.type == "cuda":
             torch.cuda.empty_cache()
+        if progress is not None:
+            for spec_ in specs:
+                ops[spec_.name]["configs"] = [entries[k] for k in sorted(entries) if order[k][0] is spec_]
+            progress(dict(report, ops=ops, partial=True))
     for spec in specs:  # back to each op's own config order
         ops[spec.name]["configs"] = [entries[index[(spec.name, c.id)]] for s, c in order if s is spec]
         if with_launch:

@@ -46,6 +46,8 @@ def plot_family(report: dict, family: str, path: Path) -> bool:
     width = 0.2
     for k, backend in enumerate(COLOURS):
         values = [entry["results"].get(backend, {}).get("gbps") for _, entry in rows]
+        if not any(values):
+            continue
         bottom.bar([i + (k - 1.5) * width for i, v in zip(x, values) if v], [v for v in values if v], width,
                    label=backend, color=COLOURS[backend])
     copy = report.get("ceilings", {}).get("copy", {}).get("gbps")

@@ -103,16 +103,20 @@ def main(argv=None) -> int:
         return 0
     subset = "tiny" if args.tiny else "quick" if args.quick else "full"
     reps = args.reps or (30 if subset != "full" else 100)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+
+    def checkpoint(partial):  # a run killed part-way still leaves what it measured
+        args.out.write_text(json.dumps(partial) + "\n")
+
     report = harness.run(specs, device, subset=subset, reps=reps, warmup_ms=args.warmup_ms, budget_s=args.budget_s,
                          backends=tuple(args.backends), with_ceilings=not args.no_ceilings,
-                         with_launch=not args.no_launch)
+                         with_launch=not args.no_launch, progress=checkpoint)
     if args.no_first_call or device.type != "cuda":
         report["first_call"] = {"skipped": "--no-first-call" if args.no_first_call else "needs a CUDA GPU"}
     else:
         harness.log("first calls: cold and warm disk caches, one fresh process each")
         report["first_call"] = first_call_processes(args, device)
     report["table"] = harness.table(report)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     print(report["table"])
     return 0

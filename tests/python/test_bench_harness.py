@@ -137,10 +137,16 @@ def test_budget_and_order():
     assert len(order) == sum(len(s.configs) for s in specs)
     assert len({s.name for s, _ in order[n_quick:n_quick + 8]}) == 8  # the rest goes round-robin over the ops
     assert all(any(c.quick for c in s.configs) for s in specs)
-    report = harness.run([tiny(C.SOFTMAX)], CPU, subset="full", reps=2, budget_s=0.0, with_ceilings=False,
-                         with_launch=False)
-    [entry] = report["ops"]["softmax"]["configs"]
-    assert entry["skipped"].startswith("time budget") and entry["results"] == {}
+    partials = []
+    two = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32)])
+    report = harness.run([two], CPU, subset="full", reps=2, budget_s=0.0, with_ceilings=False, with_launch=False,
+                         progress=partials.append)
+    assert [e["skipped"] for e in report["ops"]["softmax"]["configs"]] == ["time budget of 0.0 s spent"] * 2
+    assert all(e["results"] == {} for e in report["ops"]["softmax"]["configs"])
+    assert partials == []  # nothing measured, no checkpoint
+    harness.run([two], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
+                progress=lambda p: partials.append((p["partial"], [e["id"] for e in p["ops"]["softmax"]["configs"]])))
+    assert partials == [(True, ["M4-N64-float32-baseline"]), (True, ["M4-N64-float32-baseline", "M4-N32-float32-baseline"])]
     with pytest.raises(ValueError, match="unknown op"):
         C.select(["softmaxx"])
 
@@ -177,7 +183,7 @@ def test_gpu_run_times_every_backend_and_measures_ceilings(tmp_path):
     softmax = report["ops"]["softmax"]
     assert softmax["configs"][0]["results"]["cutile-cpp"]["status"] == "ok"
     for backend, status in softmax["backends"].items():
-        result = softmax["configs"][0]["results"][backend]
-        assert result["status"] == ("ok" if status == "ok" else status.split(":")[0]), (backend, result)
+        measured = softmax["configs"][0]["results"][backend]
+        assert measured["status"] == ("ok" if status == "ok" else status.split(":")[0]), (backend, measured)
     assert softmax["host_launch_us"]["cutile-cpp"]["us_per_call_median"] > 0
     assert "triton" in report["ops"]["rms_norm"]["backends"]
