@@ -27,6 +27,8 @@ step() { echo "[$SECONDS s] $*" | tee -a "$logs/steps.txt"; }
 
 finish() {  # writes what exists so far and the summary; called on every exit path
   [[ -f $out/bench.json ]] || echo '{"error": "the harness wrote no report; see logs.tgz (bench.log)"}' >"$out/bench.json"
+  grep -q '"partial": true' "$out/bench.json" &&
+    python3 "$repo/bench/ops/run.py" --finalize --out "$out/bench.json" >/dev/null 2>>"$logs/bench.log"
   cp "$out/bench.json" "$logs/" 2>/dev/null
   if [[ -f $logs/pytest.log ]]; then
     echo "--- pytest (tail)"

@@ -470,7 +470,6 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
         report["ceilings"] = ceilings(timer, device)
     else:
         report["ceilings"] = {"skipped": "needs a CUDA GPU" if device.type != "cuda" else "not asked for"}
-    copy_gbps = report["ceilings"].get("copy", {}).get("gbps")
 
     available = Backends(device, backends)
     report["import_errors"] = available.errors
@@ -480,36 +479,62 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
         ops[spec.name] = {"family": spec.family, "tilegym_op": spec.tilegym_op, "source": spec.source,
                           "metric": spec.metric, "backends": statuses[spec.name],
                           "ported": statuses[spec.name].get("cutile-cpp") == "ok", "configs": []}
-    shared, order = {}, plan(specs, subset)
-    index = {(s.name, c.id): i for i, (s, c) in enumerate(order)}
-    entries = {}
+    shared, order, entries = {}, plan(specs, subset), {}
+
+    def over_budget():
+        return budget_s is not None and time.perf_counter() - started > budget_s
+
+    def measured_configs(spec):  # in the op's own configuration order
+        rank = {c.id: k for k, c in enumerate(spec.configs)}
+        mine = sorted((k for k in entries if order[k][0] is spec), key=lambda k: rank.get(order[k][1].id, k))
+        return [entries[k] for k in mine]
+
+    def launch_overheads():
+        for spec in specs:
+            if over_budget():
+                ops[spec.name]["host_launch_us"] = {"skipped": f"time budget of {budget_s} s spent"}
+                continue
+            try:
+                ops[spec.name]["host_launch_us"] = host_launch_overhead(spec, statuses[spec.name], device)
+            except Exception as error:
+                ops[spec.name]["host_launch_us"] = {"error": first_line(error)}
+
     for i, (spec, config) in enumerate(order):
-        if budget_s is not None and time.perf_counter() - started > budget_s:
+        if with_launch and i > 0 and config.quick != order[i - 1][1].quick:
+            launch_overheads()  # after the quick configurations, before the budget goes to the rest
+            with_launch = False
+        if over_budget():
             entries[i] = {"id": config.id, "params": {k: jsonable(v) for k, v in config.params.items()},
                           "quick": config.quick, "skipped": f"time budget of {budget_s} s spent", "results": {}}
             continue
         t0 = time.perf_counter()
         entries[i] = run_config(spec, config, statuses[spec.name], timer, device, reps, warmup_ms, shared)
-        summary = " ".join(f"{b}={r.get('median_ms', r.get('status')):.4g}" if isinstance(r.get("median_ms"), float)
-                           else f"{b}={r.get('status')}" for b, r in entries[i]["results"].items())
+        summary = " ".join(f"{b}={r['median_ms']:.4g}" if "median_ms" in r else f"{b}={r.get('status')}"
+                           for b, r in entries[i]["results"].items())
         log(f"[{i + 1}/{len(order)}] {spec.name} {config.id}: {summary} ({time.perf_counter() - t0:.1f} s)")
         if device.type == "cuda":
             torch.cuda.empty_cache()
         if progress is not None:
             for spec_ in specs:
-                ops[spec_.name]["configs"] = [entries[k] for k in sorted(entries) if order[k][0] is spec_]
+                ops[spec_.name]["configs"] = measured_configs(spec_)
             progress(dict(report, ops=ops, partial=True))
-    for spec in specs:  # back to each op's own config order
-        ops[spec.name]["configs"] = [entries[index[(spec.name, c.id)]] for s, c in order if s is spec]
-        if with_launch:
-            try:
-                ops[spec.name]["host_launch_us"] = host_launch_overhead(spec, statuses[spec.name], device)
-            except Exception as error:
-                ops[spec.name]["host_launch_us"] = {"error": first_line(error)}
-        summarize_op(ops[spec.name], copy_gbps)
+    if with_launch:
+        launch_overheads()
+    for spec in specs:
+        ops[spec.name]["configs"] = measured_configs(spec)
+    finalize(report, ops)
+    report["wall_s"] = time.perf_counter() - started
+    return report
+
+
+def finalize(report: dict, ops: dict) -> dict:
+    """Ratios, geomeans, ceiling fractions and the family summaries of a (possibly partial) report."""
+    copy_gbps = report.get("ceilings", {}).get("copy", {}).get("gbps")
+    for op in ops.values():
+        summarize_op(op, copy_gbps)
     report["ops"] = ops
     report["families"] = summarize_families(ops)
-    report["wall_s"] = time.perf_counter() - started
+    report.pop("partial", None)
     return report
 
 

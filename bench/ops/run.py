@@ -56,7 +56,24 @@ def parse(argv):
     parser.add_argument("--no-first-call", action="store_true", help="skip the cold/warm first-call processes")
     parser.add_argument("--first-call-timeout-s", type=float, default=180.0)
     parser.add_argument("--first-call-probe", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--finalize", action="store_true",
+                        help="complete the report in --out that a killed run left (its checkpoint): ratios, geomeans, "
+                        "table")
     return parser.parse_args(argv)
+
+
+def finalize_checkpoint(path: Path) -> int:
+    report = json.loads(path.read_text())
+    if "ops" not in report:
+        print(f"run.py: {path} holds no measurements", file=sys.stderr)
+        return 1
+    if report.get("partial"):
+        harness.finalize(report, report["ops"])
+        report["completed_from_checkpoint"] = True
+        report["table"] = harness.table(report)
+        path.write_text(json.dumps(report, indent=1) + "\n")
+    print(report["table"])
+    return 0
 
 
 def first_call_processes(args, device) -> dict:
@@ -92,6 +109,8 @@ def first_call_processes(args, device) -> dict:
 
 def main(argv=None) -> int:
     args = parse(argv)
+    if args.finalize:
+        return finalize_checkpoint(args.out)
     device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     try:
         specs = C.select(args.op, args.family)

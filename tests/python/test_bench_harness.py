@@ -187,3 +187,20 @@ def test_gpu_run_times_every_backend_and_measures_ceilings(tmp_path):
         assert measured["status"] == ("ok" if status == "ok" else status.split(":")[0]), (backend, measured)
     assert softmax["host_launch_us"]["cutile-cpp"]["us_per_call_median"] > 0
     assert "triton" in report["ops"]["rms_norm"]["backends"]
+
+
+def test_a_killed_run_leaves_a_checkpoint_that_finalize_completes(tmp_path):
+    out = tmp_path / "bench.json"
+    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32)])
+    checkpoints = []
+    harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
+                progress=lambda p: checkpoints.append(json.dumps(p)))
+    out.write_text(checkpoints[0])  # as if the run had been killed after its first configuration
+    assert json.loads(out.read_text())["partial"]
+    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--finalize", "--out", str(out)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["completed_from_checkpoint"] and "softmax" in report["table"]
+    [entry] = report["ops"]["softmax"]["configs"]
+    assert report["ops"]["softmax"]["geomean"]["pytorch"]["value"] == pytest.approx(entry["ratio"]["pytorch"])
