@@ -454,9 +454,11 @@ def plan(specs, subset: str) -> list[tuple]:
 
 
 def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, budget_s=None,
-        backends=C.BACKENDS, with_ceilings=True, with_launch=True, progress=None) -> dict:
+        backends=C.BACKENDS, with_ceilings=True, with_launch=True, progress=None, resume=None) -> dict:
     """The report (see docs/benchmarks.md). `progress(report)`, if given, gets the partial report (configs
-    measured so far, no summaries, "partial": true) after each configuration, for a checkpoint file."""
+    measured so far, no summaries, "partial": true) after each configuration, for a checkpoint file.
+    `resume`: the checkpoint of a run whose process died: its entries are kept, and the first configuration
+    it lacks (the one that was running) is recorded as having killed the process instead of being retried."""
     started = time.perf_counter()
     timer = GpuTimer(device) if device.type == "cuda" else CpuTimer()
     report = {"schema": SCHEMA, "meta": environment(device),
@@ -490,6 +492,8 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
         return [entries[k] for k in mine]
 
     def launch_overheads():
+        if progress is not None:  # a process that dies in this phase is resumed without it
+            progress(dict(report, ops=ops, partial=True, phase="launch overhead"))
         for spec in specs:
             if over_budget():
                 ops[spec.name]["host_launch_us"] = {"skipped": f"time budget of {budget_s} s spent"}
@@ -499,7 +503,29 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
             except Exception as error:
                 ops[spec.name]["host_launch_us"] = {"error": first_line(error)}
 
+    done = {(name, e["id"]): e for name, op in (resume or {}).get("ops", {}).items() for e in op["configs"]}
+    crashed = next((k for k, (s_, c) in enumerate(order) if (s_.name, c.id) not in done), None) if done else None
+    if resume is not None and resume.get("phase") == "launch overhead":
+        crashed, with_launch = None, False
+        for op in ops.values():
+            op["host_launch_us"] = {"error": "the process died in the launch-overhead phase (see bench.log)"}
+    if resume is not None:
+        report["resumed"] = {"kept": len(done), "crashed": None if crashed is None else
+                             f"{order[crashed][0].name} {order[crashed][1].id}"}
+        for name, op in resume.get("ops", {}).items():
+            if name in ops and "host_launch_us" in op:  # the launch phase had run before the process died
+                ops[name]["host_launch_us"] = op["host_launch_us"]
+                with_launch = False
     for i, (spec, config) in enumerate(order):
+        if (spec.name, config.id) in done:
+            entries[i] = done[(spec.name, config.id)]
+            continue
+        if i == crashed:
+            reason = "the process died while measuring this configuration (see bench.log); not retried"
+            entries[i] = {"id": config.id, "params": {k: jsonable(v) for k, v in config.params.items()},
+                          "quick": config.quick, "results": {b: {"status": "error", "reason": reason}
+                                                             for b in statuses[spec.name]}}
+            continue
         if with_launch and i > 0 and config.quick != order[i - 1][1].quick:
             launch_overheads()  # after the quick configurations, before the budget goes to the rest
             with_launch = False
@@ -517,7 +543,7 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
         if progress is not None:
             for spec_ in specs:
                 ops[spec_.name]["configs"] = measured_configs(spec_)
-            progress(dict(report, ops=ops, partial=True))
+            progress(dict(report, ops=ops, partial=True, phase="configurations"))
     if with_launch:
         launch_overheads()
     for spec in specs:

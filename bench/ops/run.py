@@ -56,6 +56,9 @@ def parse(argv):
     parser.add_argument("--no-first-call", action="store_true", help="skip the cold/warm first-call processes")
     parser.add_argument("--first-call-timeout-s", type=float, default=180.0)
     parser.add_argument("--first-call-probe", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run whose checkpoint is in --out (its process died): keep its entries, record "
+                        "the configuration that was running as having killed it, measure the rest")
     parser.add_argument("--finalize", action="store_true",
                         help="complete the report in --out that a killed run left (its checkpoint): ratios, geomeans, "
                         "table")
@@ -123,13 +126,19 @@ def main(argv=None) -> int:
     subset = "tiny" if args.tiny else "quick" if args.quick else "full"
     reps = args.reps or (30 if subset != "full" else 100)
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    resume = None
+    if args.resume and args.out.exists():
+        resume = json.loads(args.out.read_text())
+        if not resume.get("partial"):
+            print(f"run.py: {args.out} is no checkpoint of a run that died; nothing to resume", file=sys.stderr)
+            return 2
 
     def checkpoint(partial):  # a run killed part-way still leaves what it measured
         args.out.write_text(json.dumps(partial) + "\n")
 
     report = harness.run(specs, device, subset=subset, reps=reps, warmup_ms=args.warmup_ms, budget_s=args.budget_s,
                          backends=tuple(args.backends), with_ceilings=not args.no_ceilings,
-                         with_launch=not args.no_launch, progress=checkpoint)
+                         with_launch=not args.no_launch, progress=checkpoint, resume=resume)
     if args.no_first_call or device.type != "cuda":
         report["first_call"] = {"skipped": "--no-first-call" if args.no_first_call else "needs a CUDA GPU"}
     else:

@@ -204,3 +204,17 @@ def test_a_killed_run_leaves_a_checkpoint_that_finalize_completes(tmp_path):
     assert report["completed_from_checkpoint"] and "softmax" in report["table"]
     [entry] = report["ops"]["softmax"]["configs"]
     assert report["ops"]["softmax"]["geomean"]["pytorch"]["value"] == pytest.approx(entry["ratio"]["pytorch"])
+
+
+def test_resume_keeps_the_checkpoint_and_records_the_configuration_that_killed_the_process():
+    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32, 16)])
+    checkpoints = []
+    harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
+                progress=lambda p: checkpoints.append(json.loads(json.dumps(p))))
+    died = checkpoints[0]  # the process died while measuring the second configuration
+    report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False, resume=died)
+    first, second, third = report["ops"]["softmax"]["configs"]
+    assert first == died["ops"]["softmax"]["configs"][0]
+    assert all(r["status"] == "error" and "process died" in r["reason"] for r in second["results"].values())
+    assert third["results"]["cutile-cpp"]["status"] == "ok" and "ratio" in third
+    assert report["resumed"] == {"kept": 1, "crashed": "softmax " + second["id"]}
