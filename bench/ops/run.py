@@ -99,12 +99,12 @@ def first_call_processes(args, device) -> dict:
         try:
             result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=args.first_call_timeout_s)
             if result.returncode == 0:
-                out[phase] = json.loads(result.stdout)
+                out[phase] = json.loads(result.stdout.strip().splitlines()[-1])  # imports may print before it
             else:
                 out[phase] = {"error": f"exit {result.returncode}: {result.stderr.strip()[-800:]}"}
         except subprocess.TimeoutExpired:
             out[phase] = {"error": f"timed out after {args.first_call_timeout_s} s"}
-        except ValueError as error:
+        except (ValueError, IndexError) as error:
             out[phase] = {"error": f"unreadable output: {error}"}
         out[f"{phase}_process_s"] = time.perf_counter() - start
     return out

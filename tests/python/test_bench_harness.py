@@ -218,3 +218,14 @@ def test_resume_keeps_the_checkpoint_and_records_the_configuration_that_killed_t
     assert all(r["status"] == "error" and "process died" in r["reason"] for r in second["results"].values())
     assert third["results"]["cutile-cpp"]["status"] == "ok" and "ratio" in third
     assert report["resumed"] == {"kept": 1, "crashed": "softmax " + second["id"]}
+
+
+def test_first_call_processes_run_cold_then_warm_with_their_own_caches():
+    import run
+
+    args = run.parse(["--op", "softmax", "--out", "unused.json", "--backends", "cutile-cpp", "pytorch"])
+    out = run.first_call_processes(args, CPU)
+    for phase in ("cold", "warm"):
+        timing = out[phase]["softmax"]["cutile-cpp"]
+        assert timing["first_ms"] > 0 and timing["second_ms"] > 0, out[phase]
+        assert out[f"{phase}_process_s"] > 0
