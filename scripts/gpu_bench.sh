@@ -33,6 +33,7 @@ finish() {  # writes what exists so far and the summary; called on every exit pa
   if [[ -f $logs/pytest.log ]]; then
     echo "--- pytest (tail)"
     tail -n 15 "$logs/pytest.log"
+    echo
     python3 - "$logs/pytest.xml" <<'PY' 2>&1 | tee "$logs/pytest_summary.txt"
 import sys, xml.etree.ElementTree as ET
 try:
@@ -120,6 +121,7 @@ left=$((total - SECONDS - 15))
 ((left > pytest_s)) && left=$pytest_s
 ((left < 30)) && left=30
 step "python tests (timeout $left s)"
-timeout -k 10 "$left" python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" "$repo/tests/python" \
+# SIGINT first: pytest stops like on Ctrl-C and still writes the JUnit XML of the tests that ran.
+timeout -s INT -k 20 "$left" python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" "$repo/tests/python" \
   >"$logs/pytest.log" 2>&1
-step "pytest exit $? (124: timed out)"
+step "pytest exit $? (124: timed out; 2: interrupted by the time limit or errors)"

@@ -313,7 +313,7 @@ def run_config(spec, config, statuses, timer, device, reps, warmup_ms, shared) -
             continue
         key = (spec.name, backend, invariant) if backend in ("pytorch", "triton") and spec.variant_params else None
         if key is not None and key in shared:
-            entry["results"][backend] = dict(shared[key], shared_with=shared[key]["config"])
+            entry["results"][backend] = dict(shared[key][1], shared_with=shared[key][0])
             continue
         result = measure_backend(spec, config, backend, inputs, timer, reps, warmup_ms)
         if result["status"] == "ok":
@@ -321,7 +321,7 @@ def run_config(spec, config, statuses, timer, device, reps, warmup_ms, shared) -
             result["gbps" if spec.metric == "GB/s" else "tflops"] = amount / (result["median_ms"] * scale)
         entry["results"][backend] = result
         if key is not None:
-            shared[key] = dict(result, config=config.id)
+            shared[key] = (config.id, result)
     del inputs
     return entry
 
