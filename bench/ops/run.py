@@ -27,7 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parents[1] / "python"))
+sys.path.append(str(HERE.parents[1] / "python"))  # after PYTHONPATH: a given cutile_cpp wins
 
 import torch  # noqa: E402
 
