@@ -6,10 +6,13 @@
 # tests/python/test_*.py with JUnit XML, and plots the report.
 #   usage: scripts/gpu_bench.sh PACK_DIR OUT_DIR
 # PACK_DIR holds tc.tar.xz (tileiras, ptxas, libNVVM; as for scripts/gpu_python_check.sh) and wheels/
-# (scripts/gpu_python_pack.sh: tilegym, cuda-tile, pytest). OUT_DIR gets bench.json (the report) and
-# logs.tgz (every log, pytest.xml, the plots, the toolchain check); the summary table is printed last.
-# Environment: BENCH_TOTAL_S (510), BENCH_PYTEST_S (150: pytest's share), BENCH_FIRST_CALL_S (45: each of
-# the two first-call processes), BENCH_ARGS (extra run.py arguments, e.g. "--quick" or "--op softmax").
+# (scripts/gpu_python_pack.sh: tilegym, cuda-tile, pytest). OUT_DIR gets bench.json (the report), plots/
+# (one PNG per op family) and logs.tgz (every log, pytest.xml, the toolchain check); the summary table is
+# printed last.
+# Environment: BENCH_TOTAL_S (510), BENCH_PYTEST_S (150: pytest's share; 0 skips the tests),
+# BENCH_FIRST_CALL_S (45: each of the two first-call processes; 0 skips them), BENCH_ARGS (extra run.py
+# arguments, e.g. "--quick" or "--op softmax"). A benchmark-only call for the full set:
+#   BENCH_PYTEST_S=0 BENCH_FIRST_CALL_S=0 scripts/gpu_bench.sh PACK_DIR OUT_DIR
 # A failing op, build or test never stops the script before bench.json and logs.tgz are written.
 set -uo pipefail
 SECONDS=0
@@ -101,12 +104,14 @@ export CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/
 # that was running is recorded as having killed it, and the rest are measured.
 harness_budget() { local b=$((total - SECONDS - pytest_s - 2 * first_call_s - 45)); echo $((b < 30 ? 30 : b)); }
 resume=()
+first_call=(--first-call-timeout-s "$first_call_s")
+((first_call_s > 0)) || first_call=(--no-first-call)
 for attempt in 1 2 3; do
   budget=$(harness_budget)
   step "benchmarks${resume:+ (resumed)}: configurations started within $budget s"
   # shellcheck disable=SC2086  # BENCH_ARGS is a list of arguments
-  timeout -k 10 $((budget + 2 * first_call_s + 40)) python3 "$repo/bench/ops/run.py" "${resume[@]}" \
-    --budget-s "$budget" --first-call-timeout-s "$first_call_s" --out "$out/bench.json" ${BENCH_ARGS:-} \
+  timeout -k 10 $((budget + 2 * first_call_s + 40)) python3 "$repo/bench/ops/run.py" "${resume[@]}" "${first_call[@]}" \
+    --budget-s "$budget" --out "$out/bench.json" ${BENCH_ARGS:-} \
     >"$logs/bench_table.txt" 2>>"$logs/bench.log"
   rc=$?
   step "run.py exit $rc"
@@ -115,8 +120,13 @@ for attempt in 1 2 3; do
   ((total - SECONDS - pytest_s - 2 * first_call_s - 45 < 30)) && break
   resume=(--resume)
 done
-python3 "$repo/bench/ops/plot.py" "$out/bench.json" --out "$logs/plots" >"$logs/plot.log" 2>&1 || step "plot failed (plot.log)"
+python3 "$repo/bench/ops/plot.py" "$out/bench.json" --out "$out/plots" >"$logs/plot.log" 2>&1 || step "plot failed (plot.log)"
+cp -r "$out/plots" "$logs/" 2>/dev/null
 
+if ((pytest_s <= 0)); then
+  step "python tests skipped (BENCH_PYTEST_S=0)"
+  exit 0
+fi
 left=$((total - SECONDS - 15))
 ((left > pytest_s)) && left=$pytest_s
 ((left < 30)) && left=30
