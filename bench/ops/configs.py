@@ -36,7 +36,8 @@ class Config:
     @property
     def id(self) -> str:
         """e.g. M4096-N1024-bfloat16-tma: numbers after their names, dtypes and variant names alone."""
-        return "-".join(_short(v) if isinstance(v, (str, torch.dtype)) else f"{k}{_short(v)}" for k, v in self.params.items())
+        return "-".join(_short(v) if isinstance(v, (str, torch.dtype)) else f"{k}{_short(v)}"
+                        for k, v in self.params.items())
 
 
 @dataclass
@@ -239,7 +240,7 @@ SILU_AND_MUL = OpSpec(
 
 def _swiglu_build(p, device):
     shape = (p["batch"], p["M"], p["N"])
-    return {"a": torch.randn(shape, device=device, dtype=p["dtype"]), "b": torch.randn(shape, device=device, dtype=p["dtype"])}
+    return {name: torch.randn(shape, device=device, dtype=p["dtype"]) for name in ("a", "b")}
 
 
 def _swiglu_call(backend, p, x):
@@ -516,12 +517,14 @@ ROPE = OpSpec(
     source="tests/benchmark/bench_rope.py: B 1, H 16, S 4096..32768, D 64, f16; q, k = randn (B, H, S, D), cos/sin "
     "tables expanded over B; tol (1e-2, 1e-2); bytes = 2q + 2k + cos + sin; timed in place without the clones",
     metric="GB/s",
-    configs=[Config({"B": 1, "H": 16, "S": 2**i, "D": 64, "dtype": torch.float16}, quick=i in (12, 15)) for i in range(12, 16)],
+    configs=[Config({"B": 1, "H": 16, "S": 2**i, "D": 64, "dtype": torch.float16}, quick=i in (12, 15))
+             for i in range(12, 16)],
     tiny={"B": 1, "H": 2, "S": 8, "D": 64, "dtype": torch.float16},
     build=_rope_build,
     call=_rope_call,
     check=_rope_check,
-    amount=lambda p, x: 2 * numel_bytes(x["q"]) + 2 * numel_bytes(x["k"]) + 2 * p["B"] * p["S"] * p["D"] * x["q"].element_size(),
+    amount=lambda p, x: (2 * numel_bytes(x["q"]) + 2 * numel_bytes(x["k"])  # q, k read and written
+                         + 2 * p["B"] * p["S"] * p["D"] * x["q"].element_size()),  # cos, sin
     triton=True,
 )
 

@@ -37,7 +37,8 @@ def check(gpu: str) -> dict:
     out = io.BytesIO()
     start = time.perf_counter()
     export_kernel(scale2, [signature], out, gpu_code=gpu, output_format="cubin")
-    return {"tileiras": compiler.path, "tileiras_version": release_line(_compile._try_get_compiler_version(compiler.path) or ""),
+    version = release_line(_compile._try_get_compiler_version(compiler.path) or "")
+    return {"tileiras": compiler.path, "tileiras_version": version,
             "gpu": gpu, "cubin_bytes": len(out.getvalue()), "compile_s": round(time.perf_counter() - start, 3)}
 
 

@@ -49,7 +49,7 @@ def first_line(error: BaseException) -> str:
     return text.splitlines()[0][:400] if text else type(error).__name__
 
 
-# --- timing ----------------------------------------------------------------------------------------------
+# --- timing --------------------------------------------------------------------------------------------------
 
 
 def stats(times_ms: list[float]) -> dict:
@@ -184,7 +184,8 @@ def git_commit() -> str:
     if os.environ.get("BENCH_GIT_COMMIT"):
         return os.environ["BENCH_GIT_COMMIT"]
     try:
-        result = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        result = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                timeout=10)
         if result.returncode == 0:
             dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
                                    capture_output=True, text=True, timeout=10).stdout.strip()
@@ -210,7 +211,8 @@ def environment(device: torch.device) -> dict:
     }
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)
-        meta.update(gpu=props.name, sm_count=props.multi_processor_count, compute_capability=f"{props.major}.{props.minor}",
+        meta.update(gpu=props.name, sm_count=props.multi_processor_count,
+                    compute_capability=f"{props.major}.{props.minor}",
                     gpu_memory_gib=round(props.total_memory / 2**30, 1), l2_bytes=getattr(props, "L2_cache_size", None))
         try:
             meta["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
@@ -222,7 +224,7 @@ def environment(device: torch.device) -> dict:
     return meta
 
 
-# --- backends --------------------------------------------------------------------------------------------------
+# --- backends ------------------------------------------------------------------------------------------------
 
 
 class Backends:
@@ -265,7 +267,7 @@ class Backends:
         return {b: self.status(spec, b) for b in spec.backends_for() if b in self.wanted}
 
 
-# --- one op --------------------------------------------------------------------------------------------------------
+# --- one op --------------------------------------------------------------------------------------------------
 
 
 def jsonable(value):
@@ -333,7 +335,11 @@ def host_launch_overhead(spec, statuses, device, calls=100, batches=5) -> dict:
     if device.type != "cuda":
         out["skipped"] = "needs a CUDA GPU (host cost of launching device work)"
         return out
-    inputs = spec.build(spec.tiny, device)
+    try:
+        inputs = spec.build(spec.tiny, device)
+    except Exception as error:
+        out["error"] = "building the inputs: " + first_line(error)
+        return out
     for backend, status in statuses.items():
         if status != "ok":
             out[backend] = status
@@ -356,7 +362,7 @@ def host_launch_overhead(spec, statuses, device, calls=100, batches=5) -> dict:
     return out
 
 
-# --- summaries -------------------------------------------------------------------------------------------------------
+# --- summaries -----------------------------------------------------------------------------------------------
 
 
 def ratios(entry: dict) -> dict:
@@ -410,7 +416,8 @@ def summarize_families(ops: dict) -> dict:
 
 def table(report: dict) -> str:
     """The short text table printed last."""
-    head = f"{'op':22} {'cutile-cpp':11} {'ok/cfg':7} {'vs cutile':>9} {'vs triton':>9} {'vs torch':>9} {'%copy ours':>10} {'%copy cuTile':>12}"
+    head = (f"{'op':22} {'cutile-cpp':11} {'ok/cfg':7} {'vs cutile':>9} {'vs triton':>9} {'vs torch':>9} "
+            f"{'%copy ours':>10} {'%copy cuTile':>12}")
     lines = [head, "-" * len(head)]
 
     def fmt(value, spec="{:.3f}"):
@@ -437,7 +444,7 @@ def table(report: dict) -> str:
     return "\n".join(lines)
 
 
-# --- the run -----------------------------------------------------------------------------------------------------------
+# --- the run -------------------------------------------------------------------------------------------------
 
 
 def plan(specs, subset: str) -> list[tuple]:
@@ -564,7 +571,7 @@ def finalize(report: dict, ops: dict) -> dict:
     return report
 
 
-# --- first call (a fresh process per measurement) ------------------------------------------------------------------------
+# --- first call (a fresh process per measurement) ------------------------------------------------------------
 
 
 def first_calls(specs, device: torch.device, backends=C.BACKENDS) -> dict:
@@ -583,8 +590,12 @@ def first_calls(specs, device: torch.device, backends=C.BACKENDS) -> dict:
     sync()
     out = {}
     for spec in specs:
-        inputs = spec.build(spec.tiny, device)
         out[spec.name] = {}
+        try:
+            inputs = spec.build(spec.tiny, device)
+        except Exception as error:
+            out[spec.name] = {"error": "building the inputs: " + first_line(error)}
+            continue
         for backend, status in available.for_op(spec).items():
             if backend == "pytorch":
                 continue
