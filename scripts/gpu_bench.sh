@@ -80,10 +80,7 @@ if [[ -f $pack/tc.tar.xz ]]; then
   tar -C "$work" -xJf "$pack/tc.tar.xz"
   mkdir -p "$work/toolchain/python" && rm -rf "$work/toolchain/python/nvidia" && mv "$work/nvidia" "$work/toolchain/python/"
   export CUTILE_TOOLCHAIN_DIR=$work/toolchain
-  cu13=$work/toolchain/python/nvidia/cu13
-  mkdir -p "$work/bin"
-  printf '#!/bin/sh\nCUDA_HOME=%s exec %s/bin/tileiras "$@"\n' "$cu13" "$cu13" >"$work/bin/tileiras"
-  chmod +x "$work/bin/tileiras"
+  python3 "$repo/bench/ops/cutile_toolchain.py" --wrap "$work/toolchain/python/nvidia/cu13" --into "$work/bin" >/dev/null
   export PATH=$work/bin:$PATH
 else
   step "no $pack/tc.tar.xz: our kernels and cuTile Python need tileiras; expect them to be unavailable"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -229,3 +230,27 @@ def test_first_call_processes_run_cold_then_warm_with_their_own_caches():
         timing = out[phase]["softmax"]["cutile-cpp"]
         assert timing["first_ms"] > 0 and timing["second_ms"] > 0, out[phase]
         assert out[f"{phase}_process_s"] > 0
+
+
+def toolchain_prefix():
+    """The nvidia/cu13 prefix of the tileiras this checkout uses (CUTILE_TOOLCHAIN_DIR, else .toolchain)."""
+    root = Path(os.environ.get("CUTILE_TOOLCHAIN_DIR") or Path(__file__).resolve().parents[2] / ".toolchain")
+    cu13 = root / "python" / "nvidia" / "cu13"
+    return cu13 if (cu13 / "bin" / "tileiras").exists() else None
+
+
+@pytest.mark.skipif(toolchain_prefix() is None, reason="no tileiras here (scripts/install_toolchain.sh installs it)")
+def test_cutile_python_compiles_through_the_wrapper_gpu_bench_installs(tmp_path):
+    """What scripts/gpu_bench.sh does on the GPU machine: a tileiras wrapper first on PATH, no CUDA_HOME,
+    an empty cuTile cache; cuda-tile then compiles a kernel to an sm_90 cubin with no GPU."""
+    pytest.importorskip("cuda.tile", reason="needs cuda-tile")
+    script = str(BENCH / "cutile_toolchain.py")
+    subprocess.run([sys.executable, script, "--wrap", str(toolchain_prefix()), "--into", str(tmp_path / "bin")],
+                   check=True, capture_output=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
+    env.update(PATH=f"{tmp_path / 'bin'}:/usr/bin:/bin", CUDA_TILE_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    assert report["tileiras"] == str(tmp_path / "bin" / "tileiras") and report["cubin_bytes"] > 0
+    assert "release 13." in report["tileiras_version"]
