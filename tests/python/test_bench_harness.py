@@ -1,0 +1,256 @@
+"""The op benchmark harness (bench/ops): run.py end to end on CPU tensors for one tiny softmax configuration
+(cutile-cpp through the CPU interpreter, pytorch), the JSON schema, the ratio and geomean arithmetic, an op
+that is not ported, a failing backend, budget cuts, and on a GPU a short run with every backend."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import torch
+
+pytest.importorskip("tilegym", reason="needs tilegym (scripts/python_env.sh installs it)")
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "ops"
+sys.path.insert(0, str(BENCH))
+
+import configs as C  # noqa: E402
+import harness  # noqa: E402
+from support import needs_gpu  # noqa: E402
+
+CPU = torch.device("cpu")
+
+
+def tiny(spec, **params):
+    return replace(spec, configs=[C.Config(dict(spec.tiny, **params), quick=True)])
+
+
+def test_cli_softmax_on_cpu_writes_the_report(tmp_path):
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--op", "softmax", "--tiny", "--device", "cpu",
+                             "--reps", "3", "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["schema"] == harness.SCHEMA
+    assert set(report) >= {"meta", "method", "ceilings", "ops", "families", "first_call", "table"}
+    meta = report["meta"]
+    for key in ("gpu", "sm_count", "driver", "cuda", "torch", "triton", "tileiras", "cuda_tile", "tilegym",
+                "git_commit", "date_utc"):
+        assert key in meta, key
+    assert meta["date_utc"].endswith("Z") and meta["tilegym"]
+    assert report["method"]["primary"] == "cpu-wall" and report["method"]["subset"] == "tiny"
+    assert "skipped" in report["ceilings"] and "skipped" in report["first_call"]
+
+    op = report["ops"]["softmax"]
+    assert op["ported"] and op["family"] == "normalization" and op["metric"] == "GB/s" and "bench_softmax" in op["source"]
+    assert op["backends"]["cutile-cpp"] == "ok" and op["backends"]["pytorch"] == "ok"
+    assert op["backends"]["cutile"].startswith("unavailable") and "triton" not in op["backends"]
+    [entry] = op["configs"]
+    assert entry["params"] == {"M": 4, "N": 64, "dtype": "float32", "variant": "baseline"}
+    assert entry["bytes"] == 2 * 4 * 64 * 4
+    ours, torch_ = entry["results"]["cutile-cpp"], entry["results"]["pytorch"]
+    for r in (ours, torch_):
+        assert r["status"] == "ok" and r["reps"] == 3 and 0 < r["min_ms"] <= r["p10_ms"] <= r["median_ms"] <= r["p90_ms"]
+        assert r["gbps"] == pytest.approx(entry["bytes"] / (r["median_ms"] * 1e6))
+    assert entry["results"]["cutile"]["status"] == "unavailable"
+    assert entry["ratio"] == {"pytorch": pytest.approx(torch_["median_ms"] / ours["median_ms"])}
+    assert op["geomean"]["pytorch"] == {"value": pytest.approx(entry["ratio"]["pytorch"]), "n": 1}
+    assert report["families"]["normalization"]["geomean"]["pytorch"]["value"] == pytest.approx(entry["ratio"]["pytorch"])
+    assert op["largest_config"]["id"] == entry["id"]
+    assert "softmax" in report["table"] and result.stdout.strip().endswith(report["table"].splitlines()[-1])
+
+
+def test_ratio_and_geomean_arithmetic():
+    def entry(ours, cutile, torch_ms, nbytes):
+        ok = lambda ms: {"status": "ok", "median_ms": ms, "gbps": nbytes / (ms * 1e6)}  # noqa: E731
+        results = {"cutile-cpp": ok(ours), "cutile": ok(cutile), "pytorch": ok(torch_ms) if torch_ms else
+                   {"status": "failed", "reason": "AssertionError"}}
+        return {"id": f"c{nbytes}", "bytes": nbytes, "results": results}
+
+    op = {"family": "normalization", "metric": "GB/s",
+          "configs": [entry(2.0, 3.0, 4.0, 1000), entry(1.0, 0.5, None, 8000)]}
+    harness.summarize_op(op, copy_gbps=0.004)
+    assert op["configs"][0]["ratio"] == {"cutile": 1.5, "pytorch": 2.0}
+    assert op["configs"][1]["ratio"] == {"cutile": 0.5}  # a failed baseline gives no ratio
+    assert op["geomean"]["cutile"] == {"value": pytest.approx(math.sqrt(1.5 * 0.5)), "n": 2}
+    assert op["geomean"]["pytorch"] == {"value": pytest.approx(2.0), "n": 1}
+    largest = op["largest_config"]
+    assert largest["id"] == "c8000" and largest["gbps"]["cutile-cpp"] == pytest.approx(0.008)
+    assert largest["fraction_of_copy"] == {"cutile-cpp": pytest.approx(2.0), "cutile": pytest.approx(4.0)}
+
+    other = {"family": "elementwise", "metric": "GB/s", "configs": [entry(1.0, 4.0, 2.0, 100)]}
+    harness.summarize_op(other, copy_gbps=None)
+    families = harness.summarize_families({"softmax": op, "relu": other})
+    assert families["normalization"]["geomean"]["cutile"]["value"] == pytest.approx(math.sqrt(0.75))
+    # each op weighs the same: geomean of the ops' geomeans
+    assert families["elementwise_norm"]["geomean"]["cutile"] == {"value": pytest.approx((0.75 * 16) ** 0.25), "ops": 2}
+    assert families["elementwise_norm"]["ops"] == ["softmax", "relu"]
+    assert "fraction_of_copy" in other["largest_config"] and other["largest_config"]["fraction_of_copy"] == {}
+
+
+def test_not_ported_op_still_measures_pytorch():
+    spec = replace(tiny(C.RELU), name="relu_unregistered", tilegym_op="no_such_op_for_the_harness_test")
+    report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
+    op = report["ops"]["relu_unregistered"]
+    assert not op["ported"] and op["backends"]["cutile-cpp"] == "not ported"
+    results = op["configs"][0]["results"]
+    assert results["cutile-cpp"] == {"status": "not ported", "reason": "not ported"}
+    assert results["pytorch"]["status"] == "ok" and op["configs"][0]["ratio"] == {} and op["geomean"] == {}
+
+
+def test_a_wrong_result_is_recorded_as_failed_and_not_timed():
+    def wrong(out, params, inputs):
+        torch.testing.assert_close(out, torch.zeros_like(out))
+
+    spec = replace(tiny(C.SOFTMAX), check=wrong)
+    report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
+    results = report["ops"]["softmax"]["configs"][0]["results"]
+    for backend in ("cutile-cpp", "pytorch"):
+        assert results[backend]["status"] == "failed" and "median_ms" not in results[backend]
+        assert "not close" in results[backend]["reason"]
+
+
+def test_an_exception_is_recorded_and_the_run_goes_on():
+    def broken(backend, params, inputs):
+        if backend == "cutile-cpp":
+            raise RuntimeError("kernel exploded")
+        return C.SOFTMAX.call(backend, params, inputs)
+
+    spec = replace(tiny(C.SOFTMAX), call=broken)
+    report = harness.run([spec, tiny(C.RELU)], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
+    ours = report["ops"]["softmax"]["configs"][0]["results"]["cutile-cpp"]
+    assert ours == {"status": "error", "reason": "RuntimeError: kernel exploded"}
+    assert report["ops"]["relu"]["configs"][0]["results"]["pytorch"]["status"] == "ok"
+
+
+def test_budget_and_order():
+    specs = C.select(families=["elementwise_norm"])
+    assert [s.name for s in specs] == list(C.OPS) and len(specs) == 11
+    order = harness.plan(specs, "full")
+    n_quick = sum(c.quick for s in specs for c in s.configs)
+    assert all(c.quick for _, c in order[:n_quick]) and not any(c.quick for _, c in order[n_quick:])
+    assert len(order) == sum(len(s.configs) for s in specs)
+    assert len({s.name for s, _ in order[n_quick:n_quick + 8]}) == 8  # the rest goes round-robin over the ops
+    assert all(any(c.quick for c in s.configs) for s in specs)
+    partials = []
+    two = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32)])
+    report = harness.run([two], CPU, subset="full", reps=2, budget_s=0.0, with_ceilings=False, with_launch=False,
+                         progress=partials.append)
+    assert [e["skipped"] for e in report["ops"]["softmax"]["configs"]] == ["time budget of 0.0 s spent"] * 2
+    assert all(e["results"] == {} for e in report["ops"]["softmax"]["configs"])
+    assert partials == []  # nothing measured, no checkpoint
+    harness.run([two], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
+                progress=lambda p: partials.append((p["partial"], [e["id"] for e in p["ops"]["softmax"]["configs"]])))
+    assert partials == [(True, ["M4-N64-float32-baseline"]), (True, ["M4-N64-float32-baseline", "M4-N32-float32-baseline"])]
+    with pytest.raises(ValueError, match="unknown op"):
+        C.select(["softmaxx"])
+
+
+def test_every_op_builds_checks_and_counts_on_cpu_with_pytorch():
+    """Every op's tiny configuration: inputs build, torch passes its own check, the byte formula is positive."""
+    torch.manual_seed(0)
+    for spec in C.OPS.values():
+        inputs = spec.build(spec.tiny, CPU)
+        fresh = C.in_place_inputs(spec, inputs)
+        spec.check(spec.call("pytorch", spec.tiny, fresh)(), spec.tiny, fresh)
+        assert spec.amount(spec.tiny, inputs) > 0, spec.name
+
+
+def test_variant_free_baselines_are_measured_once():
+    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, variant=v), quick=True) for v in ("baseline", "tma")])
+    report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
+    first, second = report["ops"]["softmax"]["configs"]
+    assert second["results"]["pytorch"]["shared_with"] == first["id"]
+    assert second["results"]["pytorch"]["median_ms"] == first["results"]["pytorch"]["median_ms"]
+    assert "shared_with" not in second["results"]["cutile-cpp"]
+
+
+@needs_gpu
+def test_gpu_run_times_every_backend_and_measures_ceilings(tmp_path):
+    out = tmp_path / "bench.json"
+    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--op", "softmax", "rms_norm", "--tiny",
+                             "--reps", "10", "--no-first-call", "--out", str(out)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["method"]["primary"] == "cuda-events" and report["meta"]["sm_count"] > 0
+    assert report["ceilings"]["copy"]["gbps"] > 100 and report["ceilings"]["bf16_mm"]["tflops"] > 10
+    softmax = report["ops"]["softmax"]
+    assert softmax["configs"][0]["results"]["cutile-cpp"]["status"] == "ok"
+    for backend, status in softmax["backends"].items():
+        measured = softmax["configs"][0]["results"][backend]
+        assert measured["status"] == ("ok" if status == "ok" else status.split(":")[0]), (backend, measured)
+    assert softmax["host_launch_us"]["cutile-cpp"]["us_per_call_median"] > 0
+    assert "triton" in report["ops"]["rms_norm"]["backends"]
+
+
+def test_a_killed_run_leaves_a_checkpoint_that_finalize_completes(tmp_path):
+    out = tmp_path / "bench.json"
+    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32)])
+    checkpoints = []
+    harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
+                progress=lambda p: checkpoints.append(json.dumps(p)))
+    out.write_text(checkpoints[0])  # as if the run had been killed after its first configuration
+    assert json.loads(out.read_text())["partial"]
+    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--finalize", "--out", str(out)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(out.read_text())
+    assert report["completed_from_checkpoint"] and "softmax" in report["table"]
+    [entry] = report["ops"]["softmax"]["configs"]
+    assert report["ops"]["softmax"]["geomean"]["pytorch"]["value"] == pytest.approx(entry["ratio"]["pytorch"])
+
+
+def test_resume_keeps_the_checkpoint_and_records_the_configuration_that_killed_the_process():
+    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32, 16)])
+    checkpoints = []
+    harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
+                progress=lambda p: checkpoints.append(json.loads(json.dumps(p))))
+    died = checkpoints[0]  # the process died while measuring the second configuration
+    report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False, resume=died)
+    first, second, third = report["ops"]["softmax"]["configs"]
+    assert first == died["ops"]["softmax"]["configs"][0]
+    assert all(r["status"] == "error" and "process died" in r["reason"] for r in second["results"].values())
+    assert third["results"]["cutile-cpp"]["status"] == "ok" and "ratio" in third
+    assert report["resumed"] == {"kept": 1, "crashed": "softmax " + second["id"]}
+
+
+def test_first_call_processes_run_cold_then_warm_with_their_own_caches():
+    import run
+
+    args = run.parse(["--op", "softmax", "--out", "unused.json", "--backends", "cutile-cpp", "pytorch"])
+    out = run.first_call_processes(args, CPU)
+    for phase in ("cold", "warm"):
+        timing = out[phase]["softmax"]["cutile-cpp"]
+        assert timing["first_ms"] > 0 and timing["second_ms"] > 0, out[phase]
+        assert out[f"{phase}_process_s"] > 0
+
+
+def toolchain_prefix():
+    """The nvidia/cu13 prefix of the tileiras this checkout uses (CUTILE_TOOLCHAIN_DIR, else .toolchain)."""
+    root = Path(os.environ.get("CUTILE_TOOLCHAIN_DIR") or Path(__file__).resolve().parents[2] / ".toolchain")
+    cu13 = root / "python" / "nvidia" / "cu13"
+    return cu13 if (cu13 / "bin" / "tileiras").exists() else None
+
+
+@pytest.mark.skipif(toolchain_prefix() is None, reason="no tileiras here (scripts/install_toolchain.sh installs it)")
+def test_cutile_python_compiles_through_the_wrapper_gpu_bench_installs(tmp_path):
+    """What scripts/gpu_bench.sh does on the GPU machine: a tileiras wrapper first on PATH, no CUDA_HOME,
+    an empty cuTile cache; cuda-tile then compiles a kernel to an sm_90 cubin with no GPU."""
+    pytest.importorskip("cuda.tile", reason="needs cuda-tile")
+    script = str(BENCH / "cutile_toolchain.py")
+    subprocess.run([sys.executable, script, "--wrap", str(toolchain_prefix()), "--into", str(tmp_path / "bin")],
+                   check=True, capture_output=True, timeout=60)
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
+    env.update(PATH=f"{tmp_path / 'bin'}:/usr/bin:/bin", CUDA_TILE_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    report = json.loads(result.stdout)
+    assert report["tileiras"] == str(tmp_path / "bin" / "tileiras") and report["cubin_bytes"] > 0
+    assert "release 13." in report["tileiras_version"]
