@@ -111,9 +111,9 @@ class _CallBuffers(threading.local):
 _buffers = _CallBuffers()
 
 
-def call(function: str, tensors: list[torch.Tensor], names: list[str]) -> None:
-    """Calls cutile_cpp_<op>(descriptors..., device_id, stream) on the device of the first tensor and its
-    current stream."""
+def call(function: str, tensors: list[torch.Tensor], names: list[str], params: tuple = ()) -> None:
+    """Calls cutile_cpp_<op>(descriptors..., params..., device_id, stream) on the device of the first
+    tensor and its current stream."""
     maker = _descriptor_maker()
     buffers = _buffers
     if buffers.array is None or len(buffers.references) < len(tensors):
@@ -127,4 +127,4 @@ def call(function: str, tensors: list[torch.Tensor], names: list[str]) -> None:
         stream = torch._C._cuda_getCurrentRawStream(index) or None
     else:
         index, stream = 0, None
-    check_status(getattr(maker.binding, function)(*buffers.references[: len(tensors)], index, stream))
+    check_status(getattr(maker.binding, function)(*buffers.references[: len(tensors)], *params, index, stream))
