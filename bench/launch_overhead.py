@@ -1,6 +1,8 @@
 """Host cost of launching a cached kernel from Python (vector add, float32, 4096 elements, on the GPU):
 cutile_cpp.vector_add (argument checks, output allocation, descriptors, the C ABI call), the bare C ABI
-call with descriptors made once, and torch.add for scale. Per case: batches of launches timed with
+call with descriptors made once, and torch.add for scale; then the pieces of cutile_cpp.vector_add alone
+(output allocation, descriptor packing, current-stream lookup, argument checks) to show where its time
+goes. Per case: batches of launches timed with
 time.perf_counter, the stream drained between batches outside the timing; the median per-launch time
 of the batches is reported. Prints one JSON object (and writes it to --json FILE).
     python3 bench/launch_overhead.py [--json FILE]
@@ -41,6 +43,17 @@ def per_launch_us(launch) -> float:
     return statistics.median(times)
 
 
+def _check_vector_add_arguments(a: torch.Tensor, b: torch.Tensor) -> None:
+    """What cutile_cpp.vector_add checks before it allocates (the same calls, in the same order)."""
+    from cutile_cpp._ops import _common
+
+    _common.check_tensor("vector_add", "a", a)
+    _common.check_tensor("vector_add", "b", b)
+    assert a.dim() == 1 and b.dim() == 1 and a.shape == b.shape and a.dtype == b.dtype and a.device == b.device
+    _common.forward_only("vector_add", a, b)
+    torch.compiler.is_compiling()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", type=Path)
@@ -67,6 +80,16 @@ def main() -> int:
             "cutile_cpp_vector_add via ctypes, descriptors made once": per_launch_us(bare_call),
             "torch.add": per_launch_us(lambda: torch.add(a, b)),
         },
+    }
+    maker = _tensor._descriptor_maker()
+    scratch = (maker.type * 3)()
+    result["python_pieces_us_median"] = {
+        "torch.empty_like (the output)": per_launch_us(lambda: torch.empty_like(a)),
+        "3 descriptors packed in place": per_launch_us(
+            lambda: [_tensor._pack_into(maker, scratch, i * maker.size, t, "t") for i, t in enumerate((c, a, b))]
+        ),
+        "current raw stream": per_launch_us(lambda: torch._C._cuda_getCurrentRawStream(0)),
+        "argument checks": per_launch_us(lambda: _check_vector_add_arguments(a, b)),
     }
     torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
     text = json.dumps(result, indent=1)
