@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from ._library import load as load_library
 from .errors import CutileCppBuildError, CutileCppError
+from .ops import geglu, gelu, relu, silu_and_mul, swiglu  # activations
 from .ops import softmax, vector_add
 
 __all__ = ["CutileCppBuildError", "CutileCppError", "load_library", "softmax", "vector_add"]
+__all__ += ["geglu", "gelu", "relu", "silu_and_mul", "swiglu"]
