@@ -88,3 +88,11 @@ def test_geglu_backward_under_torch_compile():
     a, b = x_ref.chunk(2, -1)
     (a * torch.nn.functional.gelu(b, approximate="tanh")).sum().backward()
     torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_geglu_forward_and_backward_trace_under_torch_compile_on_the_cpu():
+    x = torch.randn(6, 4, 10, requires_grad=True)
+    x_ref = x.detach().clone().requires_grad_(True)
+    torch.compile(lambda t: cutile_cpp.geglu(t, 1, "tanh").sum(), backend="aot_eager", fullgraph=True)(x).backward()
+    reference64(x_ref, 1, "tanh").sum().backward()
+    torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-5, atol=1e-5)

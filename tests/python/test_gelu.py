@@ -97,3 +97,10 @@ def test_gelu_backward_under_torch_compile():
     torch.compile(lambda t: cutile_cpp.gelu(t, "tanh").sum(), fullgraph=True)(x).backward()
     torch.nn.functional.gelu(x_ref, approximate="tanh").sum().backward()
     torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("approximate", APPROXIMATIONS)
+def test_gelu_forward_and_backward_trace_under_torch_compile_on_the_cpu(approximate):
+    x = torch.randn(7, 50, requires_grad=True)
+    torch.compile(lambda t: cutile_cpp.gelu(t, approximate).sum(), backend="aot_eager", fullgraph=True)(x).backward()
+    torch.testing.assert_close(x.grad, gelu_grad64(x.detach(), approximate).float(), rtol=1e-5, atol=1e-5)

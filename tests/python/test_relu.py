@@ -73,3 +73,9 @@ def test_relu_compiles_without_graph_breaks():
     x = torch.randn(300, 7, device="cuda")
     y = torch.compile(cutile_cpp.relu, fullgraph=True)(x)
     torch.testing.assert_close(y, torch.relu(x))
+
+
+def test_relu_traces_under_torch_compile_on_the_cpu():
+    x = torch.randn(5, 33)
+    y = torch.compile(cutile_cpp.relu, backend="aot_eager", fullgraph=True)(x)
+    torch.testing.assert_close(y, torch.relu(x))

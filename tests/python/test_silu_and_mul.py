@@ -118,3 +118,15 @@ def test_silu_and_mul_backward_under_torch_compile():
     torch.compile(lambda t: cutile_cpp.silu_and_mul(t).sum(), fullgraph=True)(x).backward()
     reference64(x_ref).sum().backward()
     torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_silu_and_mul_traces_under_torch_compile_on_the_cpu():
+    x = torch.randn(6, 40, requires_grad=True)
+    x_ref = x.detach().clone().requires_grad_(True)
+    torch.compile(lambda t: cutile_cpp.silu_and_mul(t).sum(), backend="aot_eager", fullgraph=True)(x).backward()
+    reference64(x_ref).sum().backward()
+    torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-5, atol=1e-5)
+    with torch.no_grad():
+        out = torch.empty(6, 20)
+        torch.compile(lambda t, o: cutile_cpp.silu_and_mul(t, o), backend="aot_eager", fullgraph=True)(x, out)
+    torch.testing.assert_close(out, reference64(x.detach()).float())

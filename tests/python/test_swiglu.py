@@ -109,3 +109,13 @@ def test_swiglu_backward_under_torch_compile():
     reference64(a_ref, b_ref).sum().backward()
     torch.testing.assert_close(a.grad, a_ref.grad, rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(b.grad, b_ref.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_swiglu_traces_under_torch_compile_on_the_cpu():
+    a = torch.randn(6, 70, requires_grad=True)
+    b = torch.randn(6, 70, requires_grad=True)
+    a_ref, b_ref = (t.detach().clone().requires_grad_(True) for t in (a, b))
+    torch.compile(lambda x, y: cutile_cpp.swiglu(x, y).sum(), backend="aot_eager", fullgraph=True)(a, b).backward()
+    reference64(a_ref, b_ref).sum().backward()
+    torch.testing.assert_close(a.grad, a_ref.grad, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(b.grad, b_ref.grad, rtol=1e-5, atol=1e-5)

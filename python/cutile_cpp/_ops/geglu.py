@@ -9,7 +9,7 @@ import torch
 
 from .. import _tensor
 from . import _common
-from .gelu import approximation_code
+from .gelu import approximation_code, check_approximate
 
 
 def _split(x: torch.Tensor, dim: int) -> tuple[int, int]:
@@ -27,7 +27,7 @@ def _geglu(x: torch.Tensor, dim: int, approximate: str) -> torch.Tensor:
     x = x.contiguous()
     m, n = _split(x, dim)
     y = torch.empty(_halved_shape(x, dim), dtype=x.dtype, device=x.device)
-    code = approximation_code("geglu", approximate)
+    code = approximation_code(approximate)
     _tensor.call("cutile_cpp_geglu", [y.view(m, n), x.view(m, 2 * n)], ["y", "x"], (code,))
     return y
 
@@ -36,7 +36,7 @@ def _geglu_backward(dy: torch.Tensor, x: torch.Tensor, dim: int, approximate: st
     dy, x = dy.contiguous(), x.contiguous()
     m, n = _split(x, dim)
     dx = torch.empty_like(x)
-    code = approximation_code("geglu", approximate)
+    code = approximation_code(approximate)
     _tensor.call(
         "cutile_cpp_geglu_backward", [dx.view(m, 2 * n), dy.view(m, n), x.view(m, 2 * n)], ["dx", "dy", "x"], (code,)
     )
@@ -82,7 +82,7 @@ def geglu(input: torch.Tensor, dim: int = -1, approximate: str = "none") -> torc
     for float32, float16 or bfloat16, computed in float32; `approximate` as in gelu. Returns a new
     contiguous tensor with dimension `dim` halved; differentiable (the backward is a kernel too)."""
     _common.check_tensor("geglu", "input", input)
-    approximation_code("geglu", approximate)
+    check_approximate("geglu", approximate)
     if input.dim() == 0:
         raise ValueError("cutile_cpp.geglu: input must have at least one dimension, got a 0-d tensor")
     if not -input.dim() <= dim < input.dim():

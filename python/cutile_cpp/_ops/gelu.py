@@ -10,17 +10,21 @@ from . import _common
 APPROXIMATIONS = ("none", "tanh")
 
 
-def approximation_code(op: str, approximate) -> int:
-    """CUTILE_CPP_GELU_NONE / _TANH for TileGym's `approximate` string; ValueError for anything else."""
+def check_approximate(op: str, approximate) -> None:
+    """ValueError unless `approximate` is one of TileGym's two forms."""
     if approximate not in APPROXIMATIONS:
         raise ValueError(f"cutile_cpp.{op}: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+def approximation_code(approximate: str) -> int:
+    """CUTILE_CPP_GELU_NONE / _TANH for a checked `approximate`."""
     return _library.load().constants["CUTILE_CPP_GELU_" + approximate.upper()]
 
 
 def _gelu(x: torch.Tensor, approximate: str) -> torch.Tensor:
     x = x.contiguous()
     y = torch.empty_like(x)
-    code = approximation_code("gelu", approximate)
+    code = approximation_code(approximate)
     _tensor.call("cutile_cpp_gelu", [y.view(-1), x.view(-1)], ["y", "x"], (code,))
     return y
 
@@ -28,7 +32,7 @@ def _gelu(x: torch.Tensor, approximate: str) -> torch.Tensor:
 def _gelu_backward(dy: torch.Tensor, x: torch.Tensor, approximate: str) -> torch.Tensor:
     dy, x = dy.contiguous(), x.contiguous()
     dx = torch.empty_like(x)
-    code = approximation_code("gelu", approximate)
+    code = approximation_code(approximate)
     _tensor.call("cutile_cpp_gelu_backward", [dx.view(-1), dy.view(-1), x.view(-1)], ["dx", "dy", "x"], (code,))
     return dx
 
@@ -73,7 +77,7 @@ def gelu(input: torch.Tensor, approximate: str = "none") -> torch.Tensor:
     tanh taken as 2σ(2u) − 1 (within ≈ 5e-4 of erf's GELU). Returns a new contiguous tensor; differentiable
     (the backward is a kernel too)."""
     _common.check_tensor("gelu", "input", input)
-    approximation_code("gelu", approximate)
+    check_approximate("gelu", approximate)
     if torch.compiler.is_compiling() or (torch.is_grad_enabled() and input.requires_grad):
         return torch.ops.cutile_cpp.gelu(input, approximate)
     return _gelu(input, approximate)
