@@ -31,9 +31,20 @@ inline constexpr double kSqrt2OverPi = 0.7978845608028654;
 inline constexpr double kCubic = 0.044715;
 inline constexpr double kInvSqrt2Pi = 0.3989422804014327;
 
+// The multiply-adds are fma where cuTile Python fuses TileGym's `a * b + c`, so both round alike.
+
 template <TileShape S>
+Tile<float, S> splat(double v) {
+  return broadcast_to<S>(scalar<float>(v));
+}
+
+/// u = √(2/π) · (x + 0.044715 x³), associated as each TileGym form writes it.
+template <GeluApprox A, TileShape S>
 Tile<float, S> inner(const Tile<float, S>& x) {
-  return kSqrt2OverPi * (x + kCubic * x * x * x);
+  if constexpr (A == GeluApprox::tanh)
+    return kSqrt2OverPi * fma(kCubic * x * x, x, x);
+  else
+    return kSqrt2OverPi * fma(splat<S>(kCubic), x * x * x, x);
 }
 
 /// tanh u, by the precise tanh ('tanh') or as 2σ(2u) − 1 through exp ('none').
@@ -42,24 +53,27 @@ Tile<float, S> tanh_of(const Tile<float, S>& u) {
   if constexpr (A == GeluApprox::tanh)
     return tanh(u);
   else
-    return 2.0 * (1.0 / (1.0 + exp(-(2.0 * u)))) - 1.0;
+    return fma(splat<S>(2.0), 1.0 / (1.0 + exp(-(2.0 * u))), splat<S>(-1.0));
 }
 
 template <GeluApprox A, TileShape S>
 Tile<float, S> forward(const Tile<float, S>& x) {
-  return 0.5 * x * (1.0 + tanh_of<A>(inner(x)));
+  if constexpr (A == GeluApprox::tanh)
+    return 0.5 * x * (1.0 + tanh_of<A>(inner<A>(x)));
+  else
+    return x * (0.5 * (1.0 + tanh_of<A>(inner<A>(x))));
 }
 
 /// d gelu / dx, as TileGym differentiates each form (see the header).
 template <GeluApprox A, TileShape S>
 Tile<float, S> derivative(const Tile<float, S>& x) {
-  auto t = tanh_of<A>(inner(x));
+  auto t = tanh_of<A>(inner<A>(x));
   if constexpr (A == GeluApprox::tanh) {
-    auto d_inner = kSqrt2OverPi * (1.0 + 3.0 * kCubic * x * x);
-    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * d_inner;
+    auto d_inner = kSqrt2OverPi * fma(3.0 * kCubic * x, x, splat<S>(1.0));
+    return fma(splat<S>(0.5), 1.0 + t, 0.5 * x * fma(-t, t, splat<S>(1.0)) * d_inner);
   } else {
-    auto pdf = kInvSqrt2Pi * exp(-(0.5 * x * x));
-    return 0.5 * (1.0 + t) + x * pdf;
+    auto pdf = kInvSqrt2Pi * exp(-(0.5 * (x * x)));
+    return fma(splat<S>(0.5), 1.0 + t, x * pdf);
   }
 }
 

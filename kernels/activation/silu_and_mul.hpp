@@ -45,14 +45,15 @@ template <Element E, int64_t TILE>
 void silu_and_mul_backward(Out<E, Shape<1, 2, TILE>> dx, In<E, Shape<dyn, dyn>> dy, In<E, Shape<dyn, dyn>> a,
                            In<E, Shape<dyn, dyn>> b) {
   auto [row, half, col] = dx.tile_index();
-  auto dyf = cast<float>(dy.load(tile<1, TILE>, {row, col}, pad::zero));      // (1, TILE)
-  auto af = cast<float>(a.load(tile<1, TILE>, {row, col}, pad::zero));        // (1, TILE)
-  auto bf = cast<float>(b.load(tile<1, TILE>, {row, col}, pad::zero));        // (1, TILE)
-  auto s = silu_and_mul_math::sigmoid(af);                                    // (1, TILE)
-  auto silu = af * s;                                                         // (1, TILE)
-  auto da = reshape<Shape<1, 1, TILE>>(dyf * (bf * (s + silu * (1.0 - s))));  // (1, 1, TILE)
-  auto db = reshape<Shape<1, 1, TILE>>(dyf * silu);                           // (1, 1, TILE)
-  dx.store(cast<E>(cat<1>(da, db)));                                          // (1, 2, TILE)
+  auto dyf = cast<float>(dy.load(tile<1, TILE>, {row, col}, pad::zero));  // (1, TILE)
+  auto af = cast<float>(a.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
+  auto bf = cast<float>(b.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
+  auto s = silu_and_mul_math::sigmoid(af);                                // (1, TILE)
+  auto silu = af * s;                                                     // (1, TILE)
+  auto grad = fma(silu, 1.0 + (-s), s);                                   // (1, TILE)
+  auto da = reshape<Shape<1, 1, TILE>>(dyf * (bf * grad));                // (1, 1, TILE)
+  auto db = reshape<Shape<1, 1, TILE>>(dyf * silu);                       // (1, 1, TILE)
+  dx.store(cast<E>(cat<1>(da, db)));                                      // (1, 2, TILE)
 }
 
 }  // namespace cutile::kernels

@@ -47,7 +47,8 @@ void swiglu_backward(Out<E, Shape<1, TILE>> da, Out<E, Shape<1, TILE>> db, In<E,
   auto bf = cast<float>(b.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
   auto s = swiglu_math::sigmoid(af);                                      // (1, TILE)
   db.store(cast<E>(dcf * (af * s)));
-  da.store(cast<E>(dcf * bf * (s * (1.0 + af * (1.0 - s)))));
+  auto grad = s * fma(af, 1.0 - s, broadcast_to<Shape<1, TILE>>(scalar<float>(1.0)));  // (1, TILE)
+  da.store(cast<E>(dcf * bf * grad));
 }
 
 }  // namespace cutile::kernels
