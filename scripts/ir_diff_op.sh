@@ -8,7 +8,8 @@
 # Needs a configured and built tree (cmake --preset default && cmake --build build) and tileiras
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
-#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax, matmul, attention)
+#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]
+#          (OP: softmax, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -55,8 +56,26 @@ case $op in
     gen_kernel=fmha
     primary=fmha
     ;;
+  relu | gelu | geglu | silu_and_mul | swiglu)
+    # Activations: the forward is primary; the backward variant is compared with our backward kernel.
+    case $op in
+      relu) dump relu "$(config dtype)" $(( $(config M) * $(config N) )) ;;
+      gelu) dump gelu "$(config dtype)" $(( $(config M) * $(config N) )) "$(config approximate)" ;;
+      geglu) dump geglu "$(config dtype)" "$(config M)" "$(config N)" "$(config approximate)" ;;
+      silu_and_mul) dump silu_and_mul "$(config dtype)" "$(config M)" "$(config H)" ;;
+      swiglu) dump swiglu "$(config dtype)" $(( $(config batch) * $(config M) )) "$(config N)" ;;
+    esac
+    gen=$work/gen/$op.tileirbc
+    gen_kernel=$op
+    if [[ $op != relu ]]; then
+      variant_gen[backward]=$work/gen/${op}_backward.tileirbc
+      variant_gen_kernel[backward]=${op}_backward
+    fi
+    primary=forward
+    ;;
   *)
-    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention" >&2
+    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention, relu, gelu," \
+      "geglu, silu_and_mul, swiglu" >&2
     exit 1
     ;;
 esac

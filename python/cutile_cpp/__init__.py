@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
+from . import ops
 from ._library import load as load_library
 from .errors import CutileCppBuildError, CutileCppError
-from .ops import softmax, vector_add
+from .ops import *  # noqa: F403 (every op, as listed in ops.__all__)
 
-__all__ = ["CutileCppBuildError", "CutileCppError", "load_library", "softmax", "vector_add"]
+__all__ = ["CutileCppBuildError", "CutileCppError", "load_library", *ops.__all__]

@@ -16,7 +16,12 @@ implementation(s).
 
 from __future__ import annotations
 
+from ._ops.geglu import geglu
+from ._ops.gelu import gelu
+from ._ops.relu import relu
+from ._ops.silu_and_mul import silu_and_mul
 from ._ops.softmax import softmax
+from ._ops.swiglu import swiglu
 from ._ops.vector_add import vector_add
 
-__all__ = ["softmax", "vector_add"]
+__all__ = ["geglu", "gelu", "relu", "silu_and_mul", "softmax", "swiglu", "vector_add"]

@@ -6,6 +6,9 @@
 //   ... dsl_dump matmul M N K              f16, tile 128x128x32, num_ctas 1, occupancy 1
 //   ... dsl_dump persistent_matmul M N K   f16, tile 128x512x64, grouped<8>, num_ctas 4, occupancy 1
 //   ... dsl_dump fmha B H S                f16, D 128, tiles 256x128, causal, occupancy 2
+//   ... dsl_dump relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H |
+//       swiglu DTYPE ROWS N    (APPROX: none, tanh) with the tiles and hints the C ABI picks
+//       (capi/src/<op>.cpp); gelu, geglu, silu_and_mul and swiglu dump the backward kernel too
 // (the configurations of TileGym's benchmark kernels in tests/data/reference/tilegym).
 #include <cmath>
 #include <cstdio>
@@ -13,6 +16,11 @@
 
 #include "cutile/error.hpp"
 #include "cutile/launch.hpp"
+#include "activation/geglu.hpp"
+#include "activation/gelu.hpp"
+#include "activation/relu.hpp"
+#include "activation/silu_and_mul.hpp"
+#include "activation/swiglu.hpp"
 #include "attention/fmha.hpp"
 #include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"
@@ -72,8 +80,143 @@ void fmha(int64_t batch, int64_t heads, int64_t seq) {
                           q, q, q, 1.0 / std::sqrt(128.0), 0, heads, 1));
 }
 
+// ---- activations, as capi/src/{relu,gelu,geglu,silu_and_mul,swiglu}.cpp launch them
+
+namespace lib = ct::kernels;
+
+template <ct::Element E>
+void relu(int64_t n) {
+  auto y = ct::Tensor<E>::meta({n});
+  report(ct::compile_only("sm_90", {}, lib::relu<E, 1024>, y.partition({1024}), ct::Tensor<E>::meta({n})));
+}
+
+template <ct::Element E, lib::GeluApprox A>
+void gelu(int64_t n) {
+  auto y = ct::Tensor<E>::meta({n});
+  if (n >= (int64_t{1} << 24))
+    report(
+        ct::compile_only("sm_90", {}, lib::gelu<E, A, 4096>, y.partition({4096}), ct::Tensor<E>::meta({n})));
+  else
+    report(
+        ct::compile_only("sm_90", {}, lib::gelu<E, A, 1024>, y.partition({1024}), ct::Tensor<E>::meta({n})));
+  report(ct::compile_only("sm_90", {}, lib::gelu_backward<E, A, 1024>, y.partition({1024}),
+                          ct::Tensor<E>::meta({n}), ct::Tensor<E>::meta({n})));
+}
+
+// x (M, 2N) read as its halves, dx as (M, 2, N).
+template <ct::Element E, lib::GeluApprox A, int64_t BN>
+void geglu(int64_t m, int64_t n) {
+  constexpr int64_t BM = 1024 / BN;
+  auto x = ct::Tensor<E>::meta({m, 2 * n});
+  auto a = x.as_strided({m, n}, {2 * n, 1}), b = x.as_strided({m, n}, {2 * n, 1}, n);
+  auto y = ct::Tensor<E>::meta({m, n});
+  report(ct::compile_only("sm_90", {}, lib::geglu<E, A, BM, BN>, y.partition({BM, BN}), a, b));
+  auto dx = ct::Tensor<E>::meta({m, 2 * n}).as_strided({m, 2, n}, {2 * n, n, 1});
+  report(ct::compile_only("sm_90", {}, lib::geglu_backward<E, A, BM, BN>, dx.partition({BM, 2, BN}),
+                          ct::Tensor<E>::meta({m, n}), a, b));
+}
+
+template <ct::Element E, lib::GeluApprox A>
+void geglu(int64_t m, int64_t n) {
+  if (n <= 16) return geglu<E, A, 16>(m, n);
+  if (n <= 64) return geglu<E, A, 64>(m, n);
+  if (n <= 256) return geglu<E, A, 256>(m, n);
+  geglu<E, A, 1024>(m, n);
+}
+
+template <ct::Element E, int64_t TILE = 64>
+void silu_and_mul(int64_t m, int64_t h) {
+  if constexpr (TILE < 16384) {
+    if (h > TILE) return silu_and_mul<E, TILE * 2>(m, h);
+  }
+  ct::LaunchOptions options;
+  const int64_t bytes = TILE * static_cast<int64_t>(sizeof(E));
+  options.hints.num_ctas = bytes <= 8192 ? 1 : 2;
+  options.hints.num_worker_warps = bytes <= 2048 ? 4 : 8;
+  auto x = ct::Tensor<E>::meta({m, 2 * h});
+  auto a = x.as_strided({m, h}, {2 * h, 1}), b = x.as_strided({m, h}, {2 * h, 1}, h);
+  auto y = ct::Tensor<E>::meta({m, h});
+  report(ct::compile_only("sm_90", options, lib::silu_and_mul<E, TILE>, y.partition({1, TILE}), a, b));
+  auto dx = ct::Tensor<E>::meta({m, 2 * h}).as_strided({m, 2, h}, {2 * h, h, 1});
+  report(ct::compile_only("sm_90", options, lib::silu_and_mul_backward<E, TILE>, dx.partition({1, 2, TILE}),
+                          ct::Tensor<E>::meta({m, h}), a, b));
+}
+
+template <ct::Element E, int64_t TILE = 64>
+void swiglu_forward(int64_t rows, int64_t n) {
+  if constexpr (TILE < 16384) {
+    if (n > TILE) return swiglu_forward<E, TILE * 2>(rows, n);
+  }
+  ct::LaunchOptions options;
+  options.hints.occupancy = 1;
+  options.hints.num_worker_warps = 8;
+  auto c = ct::Tensor<E>::meta({rows, n});
+  report(ct::compile_only("sm_90", options, lib::swiglu<E, TILE>, c.partition({1, TILE}),
+                          ct::Tensor<E>::meta({rows, n}), ct::Tensor<E>::meta({rows, n})));
+}
+
+// The backward's width: n / ⌈SMs / rows⌉ on the H200's 132 SMs.
+template <ct::Element E, int64_t TILE = 64>
+void swiglu_backward(int64_t rows, int64_t n, int64_t want) {
+  if constexpr (TILE < 16384) {
+    if (want > TILE) return swiglu_backward<E, TILE * 2>(rows, n, want);
+  }
+  auto da = ct::Tensor<E>::meta({rows, n}), db = ct::Tensor<E>::meta({rows, n});
+  report(ct::compile_only("sm_90", {}, lib::swiglu_backward<E, TILE>, da.partition({1, TILE}),
+                          db.partition({1, TILE}), ct::Tensor<E>::meta({rows, n}),
+                          ct::Tensor<E>::meta({rows, n}), ct::Tensor<E>::meta({rows, n})));
+}
+
+template <ct::Element E>
+void swiglu(int64_t rows, int64_t n) {
+  swiglu_forward<E>(rows, n);
+  swiglu_backward<E>(rows, n, n / ((132 + rows - 1) / rows));
+}
+
+template <class Body>
+void with_dtype(const std::string& dtype, Body&& body) {
+  if (dtype == "f32") return body(std::type_identity<float>{});
+  if (dtype == "f16") return body(std::type_identity<ct::f16>{});
+  if (dtype == "bf16") return body(std::type_identity<ct::bf16>{});
+  throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
+}
+
+lib::GeluApprox gelu_form(const std::string& name) {
+  if (name == "none") return lib::GeluApprox::none;
+  if (name == "tanh") return lib::GeluApprox::tanh;
+  throw ct::UserError("dsl_dump: unknown GELU approximation '" + name + "'; expected none or tanh");
+}
+
+// true when `op` is an activation and was dumped.
+bool activation(const std::string& op, int argc, char** argv) {
+  using lib::GeluApprox;
+  auto arg = [&](int i) { return std::stoll(argv[i]); };
+  if (op == "relu" && argc == 4) {
+    with_dtype(argv[2], [&]<class E>(std::type_identity<E>) { relu<E>(arg(3)); });
+  } else if (op == "gelu" && argc == 5) {
+    const GeluApprox form = gelu_form(argv[4]);
+    with_dtype(argv[2], [&]<class E>(std::type_identity<E>) {
+      form == GeluApprox::tanh ? gelu<E, GeluApprox::tanh>(arg(3)) : gelu<E, GeluApprox::none>(arg(3));
+    });
+  } else if (op == "geglu" && argc == 6) {
+    const GeluApprox form = gelu_form(argv[5]);
+    with_dtype(argv[2], [&]<class E>(std::type_identity<E>) {
+      form == GeluApprox::tanh ? geglu<E, GeluApprox::tanh>(arg(3), arg(4))
+                               : geglu<E, GeluApprox::none>(arg(3), arg(4));
+    });
+  } else if (op == "silu_and_mul" && argc == 5) {
+    with_dtype(argv[2], [&]<class E>(std::type_identity<E>) { silu_and_mul<E>(arg(3), arg(4)); });
+  } else if (op == "swiglu" && argc == 5) {
+    with_dtype(argv[2], [&]<class E>(std::type_identity<E>) { swiglu<E>(arg(3), arg(4)); });
+  } else {
+    return false;
+  }
+  return true;
+}
+
 int run(int argc, char** argv) {
   const std::string op = argc > 1 ? argv[1] : "";
+  if (activation(op, argc, argv)) return 0;
   if (argc == 5 && (op == "matmul" || op == "persistent_matmul")) {
     matmul(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]), op == "persistent_matmul");
     return 0;
@@ -83,7 +226,9 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (argc != 5 || op != "softmax")
-    throw ct::UserError("usage: dsl_dump softmax DTYPE ROWS COLS | matmul M N K | persistent_matmul M N K | fmha B H S");
+    throw ct::UserError(
+        "usage: dsl_dump softmax DTYPE ROWS COLS | matmul M N K | persistent_matmul M N K | fmha B H S | relu DTYPE N | "
+        "gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | swiglu DTYPE ROWS N");
   const std::string dtype = argv[2];
   const int64_t rows = std::stoll(argv[3]);
   const int64_t cols = std::stoll(argv[4]);

@@ -128,6 +128,75 @@ def _attention(c):
     ]
 
 
+# ---- activations (tilegym/ops/cutile/activation/*.py, silu_and_mul.py, swiglu.py)
+
+_GELU_MODES = {"none": 0, "tanh": 1}  # GELU_EXACT, GELU_TANH of activation/gelu.py
+
+
+# relu: activation/relu.py; test_relu's largest configuration, (256, 32768) f16, flattened.
+def _relu(c):
+    n, e = c["M"] * c["N"], dtype(c["dtype"])
+    return [Launch("forward", "_relu_fwd_kernel", (Array(e, (n,)), Array(e, (n,)), n, 1024), {},
+                   "the only kernel: gather/scatter of BLOCK_SIZE 1024 flattened elements")]
+
+
+# gelu: activation/gelu.py; test_gelu's configuration (256, 2048), flattened.
+def _gelu(c):
+    n, e, mode = c["M"] * c["N"], dtype(c["dtype"]), _GELU_MODES[c["approximate"]]
+    block = 4096 if n >= 1 << 24 else 1024
+    return [
+        Launch("forward", "_gelu_kernel", (Array(e, (n,)), Array(e, (n,)), n, block, mode), {},
+               f"forward: gather/scatter of BLOCK_SIZE {block} (4096 from 2^24 elements)"),
+        Launch("backward", "_gelu_kernel_backward", (Array(e, (n,)), Array(e, (n,)), Array(e, (n,)), n, 1024, mode),
+               {}, "backward: gather/scatter of BLOCK_SIZE 1024, computed in f32"),
+    ]
+
+
+# geglu: activation/geglu.py; test_geglu's perf configuration, x (256, 64, 16, 128) split on dim 3:
+# M = 256 * 64 * 16 rows of 2N = 128, flattened.
+def _geglu(c):
+    m, n, e, mode = c["M"], c["N"], dtype(c["dtype"]), _GELU_MODES[c["approximate"]]
+    x, y = Array(e, (m * 2 * n,)), Array(e, (m * n,))
+    return [
+        Launch("forward", "_geglu_fwd_kernel", (y, x, n, 2 * n, n, 256, mode), {},
+               "forward: gathers of BLOCK_SIZE 256 flattened outputs, m = i // N, n = i % N"),
+        Launch("backward", "_geglu_bwd_kernel", (Array(e, (m * 2 * n,)), Array(e, (m * n,)), x, n, 2 * n, n, 256, mode),
+               {}, "backward: the same gathers, scatters of both halves of dx"),
+    ]
+
+
+# silu_and_mul: silu_and_mul.py; bench_silu_and_mul runs M 2^10..2^14 at hidden 2048, f16/f32.
+def _silu_and_mul(c):
+    m, h, e = c["M"], c["H"], dtype(c["dtype"])
+    tile = next_power_of_2(h)
+    tile_bytes = tile * e.bitwidth // 8
+    # _silu_autotune_settings on sm_90; occupancy's first autotune candidate is None (the default).
+    hints = {"num_ctas": 1 if tile_bytes <= 8192 else 2, "num_worker_warps": 4 if tile_bytes <= 2048 else 8}
+    x = Array(e, (m, 2 * h))
+    return [
+        Launch("forward", "_silu_and_mul_kernel_row_wise", (x, Array(e, (m, h)), tile, h), hints,
+               "forward: one row per block, gathers of next_power_of_2(H)"),
+        Launch("backward", "_silu_and_mul_backward_kernel_row_wise",
+               (Array(e, (m, h)), x, Array(e, (m, h)), Array(e, (m, h)), tile, h), hints,
+               "backward: one row per block, da and db as separate (M, H) outputs"),
+    ]
+
+
+# swiglu: swiglu.py; bench_swiglu runs batch 1/4/8 x M 128/4096 rows, N 1024..16384, f16/bf16/f32.
+def _swiglu(c):
+    rows, n, e = c["batch"] * c["M"], c["N"], dtype(c["dtype"])
+    tile = next_power_of_2(n)
+    bwd_tile = next_power_of_2(int(n / cdiv(c["num_sms"], rows)))
+    a, b = Array(e, (rows, n)), Array(e, (rows, n))
+    return [
+        Launch("forward", "_swiglu_forward_kernel", (a, b, Array(e, (rows, n)), tile, tile != n), {},
+               "forward: one row per block, gathers; occupancy 1 and 8 worker warps from the decorator"),
+        Launch("backward", "_swiglu_backward_kernel",
+               (Array(e, (rows, n)), a, b, Array(e, (rows, n)), Array(e, (rows, n)), bwd_tile), {},
+               "backward: (1, TILE) load/store views, TILE = next_power_of_2(N / ceil(SMs / rows))"),
+    ]
+
+
 RECIPES = {
     "softmax": Recipe("softmax", {"M": 4096, "N": 4096, "dtype": "bf16", "num_worker_warps": None,
                                   "tma_occupancy": 2}, _softmax,
@@ -147,3 +216,14 @@ RECIPES = {
                         "fused attention forward, q/k/v (B, H, S, D): fmha"),
 }
 RECIPES["fmha"] = RECIPES["attention"]
+RECIPES.update({
+    "relu": Recipe("activation.relu", {"M": 256, "N": 32768, "dtype": "f16"}, _relu, "ReLU, flattened: forward"),
+    "gelu": Recipe("activation.gelu", {"M": 256, "N": 2048, "dtype": "f16", "approximate": "tanh"}, _gelu,
+                   "GELU, flattened: forward, backward"),
+    "geglu": Recipe("activation.geglu", {"M": 262144, "N": 64, "dtype": "f16", "approximate": "none"}, _geglu,
+                    "a * gelu(b) over the halves of (M, 2N): forward, backward"),
+    "silu_and_mul": Recipe("silu_and_mul", {"M": 4096, "H": 2048, "dtype": "f16"}, _silu_and_mul,
+                           "silu(x[:, :H]) * x[:, H:]: forward, backward"),
+    "swiglu": Recipe("swiglu", {"batch": 4, "M": 4096, "N": 4096, "dtype": "f16", "num_sms": H200_SMS}, _swiglu,
+                     "silu(a) * b: forward, backward"),
+})

@@ -161,15 +161,21 @@ class _RelativePathLoader(importlib.machinery.SourceFileLoader):
 
 
 def load_cutile_module(name):
-    """Imports tilegym.ops.cutile.<name> (e.g. "softmax") and returns the module."""
+    """Imports tilegym.ops.cutile.<name> (e.g. "softmax", or "activation.gelu" in a subpackage, whose
+    __init__ does not run either) and returns the module."""
     root = install()
     fullname = f"tilegym.ops.cutile.{name}"
     if fullname in sys.modules:
         return sys.modules[fullname]
-    path = os.path.join(root, "ops", "cutile", f"{name}.py")
+    parts = name.split(".")
+    for depth in range(1, len(parts)):
+        package = "tilegym.ops.cutile." + ".".join(parts[:depth])
+        if package not in sys.modules:
+            _namespace(package, os.path.join(root, "ops", "cutile", *parts[:depth]))
+    path = os.path.join(root, "ops", "cutile", *parts[:-1], f"{parts[-1]}.py")
     if not os.path.isfile(path):
         raise ImportError(f"TileGym has no cuTile module {path}")
-    loader = _RelativePathLoader(fullname, path, f"tilegym/ops/cutile/{name}.py")
+    loader = _RelativePathLoader(fullname, path, "tilegym/ops/cutile/" + "/".join(parts) + ".py")
     spec = importlib.util.spec_from_file_location(fullname, path, loader=loader)
     module = importlib.util.module_from_spec(spec)
     sys.modules[fullname] = module

@@ -101,6 +101,60 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
 
 /* ---- activations: relu, gelu, geglu, silu_and_mul, swiglu (forward and backward) ---- */
 
+/* The GELU form of cutile_cpp_gelu* and cutile_cpp_geglu* (TileGym's `approximate`): TANH is
+ * x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); NONE is the same with tanh(u) evaluated as
+ * 2 sigmoid(2u) - 1 through exp, as TileGym's cutile kernels evaluate approximate="none". */
+#define CUTILE_CPP_GELU_NONE 0
+#define CUTILE_CPP_GELU_TANH 1
+
+/* y = max(x, 0) elementwise. y, x: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_relu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, int32_t device_id,
+                                       void* stream);
+
+/* y = gelu(x) elementwise, computed in f32; approximate: CUTILE_CPP_GELU_NONE or _TANH (else
+ * INVALID_ARGUMENT). y, x: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_gelu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, int32_t approximate,
+                                       int32_t device_id, void* stream);
+
+/* dx = dy * gelu'(x), computed in f32, for the same `approximate`. dx, dy, x: 1-D, the same length and
+ * dtype, any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_gelu_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dy,
+                                                const cutile_cpp_tensor* x, int32_t approximate, int32_t device_id,
+                                                void* stream);
+
+/* y = a * gelu(b) with a = x[:, :N], b = x[:, N:], computed in f32. x: 2-D (M, 2N); y: (M, N); one dtype
+ * (f32, f16 or bf16), any strides. (TileGym's geglu over `dim` is x reshaped to (prod(shape[:dim]),
+ * prod(shape[dim:])).) */
+CUTILE_CPP_API int32_t cutile_cpp_geglu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, int32_t approximate,
+                                        int32_t device_id, void* stream);
+
+/* dx[:, :N] = dy * gelu(b), dx[:, N:] = dy * a * gelu'(b), for a, b and `approximate` as in
+ * cutile_cpp_geglu. dx, x: (M, 2N); dy: (M, N); one dtype, any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_geglu_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dy,
+                                                 const cutile_cpp_tensor* x, int32_t approximate, int32_t device_id,
+                                                 void* stream);
+
+/* y = silu(a) * b with a = x[:, :H], b = x[:, H:], computed in f32. x: 2-D (M, 2H); y: (M, H); one dtype
+ * (f32, f16 or bf16), any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_silu_and_mul(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                               int32_t device_id, void* stream);
+
+/* dx[:, :H] = dy * b * silu'(a), dx[:, H:] = dy * silu(a), for a, b as in cutile_cpp_silu_and_mul.
+ * dx, x: (M, 2H); dy: (M, H); one dtype, any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_silu_and_mul_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dy,
+                                                        const cutile_cpp_tensor* x, int32_t device_id, void* stream);
+
+/* c = silu(a) * b (silu in f32, the product in the dtype). c, a, b: 2-D, the same shape and dtype (f32,
+ * f16 or bf16), any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_swiglu(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
+                                         const cutile_cpp_tensor* b, int32_t device_id, void* stream);
+
+/* da = dc * b * silu'(a), db = dc * silu(a), computed in f32. da, db, dc, a, b: 2-D, the same shape and
+ * dtype, any strides. */
+CUTILE_CPP_API int32_t cutile_cpp_swiglu_backward(const cutile_cpp_tensor* da, const cutile_cpp_tensor* db,
+                                                  const cutile_cpp_tensor* dc, const cutile_cpp_tensor* a,
+                                                  const cutile_cpp_tensor* b, int32_t device_id, void* stream);
+
 /* ---- normalization: rms_norm, layer_norm_legacy, persistent_layer_norm ---- */
 
 /* ---- dropout and rope ---- */

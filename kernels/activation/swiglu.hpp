@@ -1,0 +1,54 @@
+// SwiGLU: silu(a) · b for two tensors of one shape, forward and backward, one row (or one TILE-wide
+// piece of a row) per tile block.
+//   formula  s = σ(a) = 1 / (1 + e^−a) (approximate division, flushing subnormals);
+//            c = E(a · s) · b, the product taken in E as TileGym does; da = dc · b · s · (1 + a·(1 − s)),
+//            db = dc · a · s, in f32
+//   E        f32, f16 or bf16 (all tensors share it)
+//   TILE     a power of two (the C ABI: forward ≥ the row length up to 16384; backward
+//            next_power_of_2(n / ⌈SMs / rows⌉), so few rows still spread over every SM)
+//   runtime  a, b, dc: (rows, n), any strides; c, da, db: (rows, n), any strides, written through their
+//            (1, TILE) partitions
+//   grid     (rows, cdiv(n, TILE), 1); columns past n load as 0 and their stores are clipped
+// Provenance: TileGym src/tilegym/ops/cutile/swiglu.py (1.5.1), `_swiglu_forward_kernel` (row gathers,
+// launched with occupancy 1 and 8 worker warps) and `_swiglu_backward_kernel` (tile-space loads, 2-D
+// grid); both here use tile-space loads.
+#pragma once
+
+#include <cstdint>
+
+#include "cutile/cutile.hpp"
+
+namespace cutile::kernels {
+
+namespace swiglu_math {
+
+template <TileShape S>
+Tile<float, S> sigmoid(const Tile<float, S>& a) {
+  return div(scalar<float>(1.0), 1.0 + exp(-a), approx_ftz);
+}
+
+}  // namespace swiglu_math
+
+template <Element E, int64_t TILE>
+void swiglu(Out<E, Shape<1, TILE>> c, In<E, Shape<dyn, dyn>> a, In<E, Shape<dyn, dyn>> b) {
+  auto [row, col] = c.tile_index();
+  auto at = a.load(tile<1, TILE>, {row, col}, pad::zero);  // (1, TILE)
+  auto bt = b.load(tile<1, TILE>, {row, col}, pad::zero);  // (1, TILE)
+  auto af = cast<float>(at);                               // (1, TILE)
+  c.store(cast<E>(af * swiglu_math::sigmoid(af)) * bt);    // (1, TILE)
+}
+
+template <Element E, int64_t TILE>
+void swiglu_backward(Out<E, Shape<1, TILE>> da, Out<E, Shape<1, TILE>> db, In<E, Shape<dyn, dyn>> dc,
+                     In<E, Shape<dyn, dyn>> a, In<E, Shape<dyn, dyn>> b) {
+  auto [row, col] = da.tile_index();
+  auto dcf = cast<float>(dc.load(tile<1, TILE>, {row, col}, pad::zero));  // (1, TILE)
+  auto af = cast<float>(a.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
+  auto bf = cast<float>(b.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
+  auto s = swiglu_math::sigmoid(af);                                      // (1, TILE)
+  db.store(cast<E>(dcf * (af * s)));
+  auto grad = s * fma(af, 1.0 - s, broadcast_to<Shape<1, TILE>>(scalar<float>(1.0)));  // (1, TILE)
+  da.store(cast<E>(dcf * bf * grad));
+}
+
+}  // namespace cutile::kernels
