@@ -24,4 +24,12 @@ from ._ops.softmax import softmax
 from ._ops.swiglu import swiglu
 from ._ops.vector_add import vector_add
 
-__all__ = ["geglu", "gelu", "relu", "silu_and_mul", "softmax", "swiglu", "vector_add"]
+__all__ = [
+    "geglu",
+    "gelu",
+    "relu",
+    "silu_and_mul",
+    "softmax",
+    "swiglu",
+    "vector_add",
+]

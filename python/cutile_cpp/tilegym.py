@@ -17,8 +17,15 @@ from . import ops
 
 BACKEND = "cutile-cpp"
 # The ops registered here, by TileGym name.
-PORTED_OPS = ("softmax",)
-PORTED_OPS += ("relu", "gelu", "geglu", "silu_and_mul", "get_swiglu", "get_swiglu_module")  # activations
+PORTED_OPS = (
+    "softmax",
+    "relu",
+    "gelu",
+    "geglu",
+    "silu_and_mul",
+    "get_swiglu",
+    "get_swiglu_module",
+)
 
 
 @register_impl("softmax", backend=BACKEND)
