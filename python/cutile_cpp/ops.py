@@ -16,7 +16,8 @@ implementation(s).
 
 from __future__ import annotations
 
+from ._ops.rms_norm import rms_norm, rms_norm_backward
 from ._ops.softmax import softmax
 from ._ops.vector_add import vector_add
 
-__all__ = ["softmax", "vector_add"]
+__all__ = ["rms_norm", "rms_norm_backward", "softmax", "vector_add"]
