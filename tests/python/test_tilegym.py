@@ -63,3 +63,20 @@ def test_softmax_under_set_backend_counts_our_calls(monkeypatch):
     finally:
         tilegym.set_backend(previous)
     assert calls == [torch.Size([7, 1009])] and y.dtype == torch.bfloat16
+
+
+def test_rms_norm_and_its_module_dispatch_to_our_kernels():
+    device = "cuda" if GPU_COUNT else "cpu"
+    x = torch.randn(3, 5, 40, device=device).requires_grad_()
+    w = torch.randn(40, device=device).requires_grad_()
+    y = tilegym.ops.rms_norm(x, (40,), w, 1e-5, backend="cutile-cpp", mode="multi_wave_cached")
+    x64 = x.detach().double()
+    expected = x64 * torch.rsqrt(x64.pow(2).mean(-1, keepdim=True) + 1e-5) * w.double()
+    torch.testing.assert_close(y.double(), expected, rtol=1e-5, atol=1e-5)
+    y.sum().backward()
+    assert x.grad is not None and w.grad is not None
+    with pytest.raises(NotImplementedError, match="bias"):
+        tilegym.ops.rms_norm(x, (40,), w, 1e-5, bias=w, backend="cutile-cpp")
+    gemma = plugin.get_rms_norm_module("gemma3")(40).to(device)
+    assert gemma.offset == 1.0 and torch.count_nonzero(gemma.weight) == 0
+    torch.testing.assert_close(gemma(x.detach()), gemma.forward_torch(x.detach()), rtol=1e-5, atol=1e-5)
