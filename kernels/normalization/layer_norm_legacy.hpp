@@ -6,7 +6,8 @@
 //   runtime  x, y: (M, N) with N < 2·BLOCK; w, b: (N); mean, rstd: (M); eps, weight_shift; any strides
 //   grid     (M, 1, 1): y's block tile is the whole row, (1, 2·BLOCK), written by confined scatters
 // Three passes over the row, as TileGym's: Σ x, then Σ (x − mean)² (the two-pass variance, masked past N),
-// then the normalised row. weight_shift is added in f32 (TileGym adds it in E before widening).
+// then the normalised row; the multiply-adds are fmas where cuTile Python fuses them. weight_shift is added
+// in f32 (TileGym adds it in E before widening).
 // Provenance: TileGym src/tilegym/ops/cutile/layer_norm_legacy.py (1.5.1), `_layer_norm_fwd_kernel`.
 #pragma once
 
@@ -35,7 +36,7 @@ void layer_norm_legacy(Out<E, Shape<1, 2 * BLOCK>> y, Out<float, Shape<1>> mean,
   auto squares = loop(0, tiles, zeros<float, BLOCK>(), [&](Int j, Acc acc) {
     auto cols = lanes + j * BLOCK;                                             // (BLOCK)
     auto centred = where(cols < n, load_x(cols) - mu, zeros<float, BLOCK>());  // (BLOCK)
-    return acc + centred * centred;
+    return fma(centred, centred, acc);
   });
   const Float r = rsqrt(sum(squares, axis<0>) / n_f + eps);
   mean.store(reshape<Shape<1>>(mu));
@@ -45,7 +46,7 @@ void layer_norm_legacy(Out<E, Shape<1, 2 * BLOCK>> y, Out<float, Shape<1>> mean,
     auto cols = lanes + j * BLOCK;                         // (BLOCK)
     auto wj = cast<float>(w.gather(cols)) + weight_shift;  // (BLOCK)
     auto bj = cast<float>(b.gather(cols));                 // (BLOCK)
-    auto yj = (load_x(cols) - mu) * r * wj + bj;           // (BLOCK)
+    auto yj = fma((load_x(cols) - mu) * r, wj, bj);        // (BLOCK)
     y.scatter(at(scalar<int32_t>(0), cols), cast<E>(yj));
     return none;
   });

@@ -8,7 +8,8 @@
 // persistent_layer_norm              computes mean and rstd (one pass: E[x²] − E[x]²) and stores them:
 //   y's, mean's and rstd's row tiles are walked in step (for_each_tile over the three, `linear`).
 // persistent_layer_norm_given_stats  reads mean and rstd (gathered per row) instead.
-// w and b are loaded once per block; columns past D load as zeros.
+// w and b are loaded once per block; columns past D load as zeros. The multiply-adds are fmas where
+// cuTile Python fuses them.
 // Provenance: TileGym src/tilegym/ops/cutile/layer_norm_legacy.py (1.5.1),
 // `_persistent_layer_norm_fwd_kernel` (IS_SWISH 0, TRAINING 1, COMPUTE_MEAN_AND_RSTD 1 or 0).
 #pragma once
@@ -30,7 +31,8 @@ Tile<E, Shape<BN, BD>> layer_norm_rows(const Tile<float, Shape<BN, BD>>& x,
                                        const Tile<float, Shape<BN, 1>>& rstd,
                                        const Tile<float, Shape<1, BD>>& w,
                                        const Tile<float, Shape<1, BD>>& b) {
-  auto y = cast<bf16>((x - mean) * rstd * w + b);  // (BN, BD)
+  using S = Shape<BN, BD>;
+  auto y = cast<bf16>(fma((x - mean) * rstd, broadcast_to<S>(w), broadcast_to<S>(b)));  // (BN, BD)
   if constexpr (std::is_same_v<E, bf16>)
     return y;
   else
@@ -57,7 +59,7 @@ void persistent_layer_norm(OutTiles<E, Shape<BN, BD>> y, OutTiles<float, Shape<B
         auto xf = cast<float>(x.load(tile<BN, BD>, {i, j}, pad::zero, {.latency = 4}));  // (BN, BD)
         auto avg_square = sum(xf * xf, axis<1>, keepdims) / d;                           // (BN, 1)
         auto mu = sum(xf, axis<1>, keepdims) / d;                                        // (BN, 1)
-        auto r = rsqrt(avg_square - mu * mu + eps);                                      // (BN, 1)
+        auto r = rsqrt(fma(-mu, mu, avg_square) + eps);                                  // (BN, 1)
         mean.store(tm, reshape<Shape<BN>>(mu), {.allow_tma = false});
         rstd.store(tr, reshape<Shape<BN>>(r), {.allow_tma = false});
         y.store(ty, detail::layer_norm_rows<E>(xf, mu, r, wf, bf), {.allow_tma = false});

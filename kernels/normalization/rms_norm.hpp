@@ -51,7 +51,7 @@ void rms_norm_row_reload(Out<E, Shape<1, ROW>> y, Out<float, Shape<1>> rstd, In<
   const auto lanes = iota<int32_t, TILE>();  // (TILE)
   auto squares = loop(0, tiles, zeros<float, TILE>(), [&](Int j, Row acc) {
     auto xj = cast<float>(x.gather(at(row, lanes + j * TILE), {.latency = 1}));  // (TILE)
-    return acc + xj * xj;
+    return fma(xj, xj, acc);  // cuTile Python fuses `_rms += xj * xj`
   });
   auto r = rsqrt(sum(squares, axis<0>) / cast<float>(n) + eps);
   rstd.store(reshape<Shape<1>>(r));
