@@ -10,6 +10,6 @@ from __future__ import annotations
 
 from ._library import load as load_library
 from .errors import CutileCppBuildError, CutileCppError
-from .ops import rms_norm, rms_norm_backward, softmax, vector_add
+from .ops import layer_norm_legacy, persistent_layer_norm, rms_norm, rms_norm_backward, softmax, vector_add
 
-__all__ = ["CutileCppBuildError", "CutileCppError", "load_library", "rms_norm", "rms_norm_backward", "softmax", "vector_add"]
+__all__ = ["CutileCppBuildError", "CutileCppError", "layer_norm_legacy", "load_library", "persistent_layer_norm", "rms_norm", "rms_norm_backward", "softmax", "vector_add"]

@@ -16,8 +16,10 @@ implementation(s).
 
 from __future__ import annotations
 
+from ._ops.layer_norm_legacy import layer_norm_legacy
+from ._ops.persistent_layer_norm import persistent_layer_norm
 from ._ops.rms_norm import rms_norm, rms_norm_backward
 from ._ops.softmax import softmax
 from ._ops.vector_add import vector_add
 
-__all__ = ["rms_norm", "rms_norm_backward", "softmax", "vector_add"]
+__all__ = ["layer_norm_legacy", "persistent_layer_norm", "rms_norm", "rms_norm_backward", "softmax", "vector_add"]

@@ -16,7 +16,7 @@ from . import ops
 
 BACKEND = "cutile-cpp"
 # The ops registered here, by TileGym name.
-PORTED_OPS = ("softmax", "rms_norm", "get_rms_norm_module")
+PORTED_OPS = ("softmax", "rms_norm", "get_rms_norm_module", "layer_norm_legacy", "persistent_layer_norm")
 
 
 @register_impl("softmax", backend=BACKEND)
@@ -96,6 +96,20 @@ class _RMSNormForGemma3(_RMSNorm):
 def get_rms_norm_module(model: str = "llama"):
     """TileGym's get_rms_norm_module: the Gemma3 module for "gemma3", the standard one otherwise."""
     return _RMSNormForGemma3 if model == "gemma3" else _RMSNorm
+
+
+@register_impl("layer_norm_legacy", backend=BACKEND)
+def layer_norm_legacy(input, normalized_shape, weight, bias, eps, weight_shift=0.0, **kwargs):
+    """TileGym's layer_norm_legacy: layer norm over the last axis with (weight + weight_shift), a new tensor of
+    input's shape. `normalized_shape` is unused. Forward-only (TileGym's backward raises)."""
+    return ops.layer_norm_legacy(input, weight, bias, eps, weight_shift)
+
+
+@register_impl("persistent_layer_norm", backend=BACKEND)
+def persistent_layer_norm(input, normalized_shape, weight, bias, eps, mean=None, rstd=None, **kwargs):
+    """TileGym's persistent_layer_norm: (y, mean, rstd, BLOCK_D, num_warps), y rounded through bfloat16 as
+    TileGym's kernel stores it; mean and rstd are used when both are given. Forward-only."""
+    return ops.persistent_layer_norm(input, weight, bias, eps, mean, rstd)
 
 
 get_available_backends().add(BACKEND)

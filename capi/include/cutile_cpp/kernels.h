@@ -129,6 +129,32 @@ CUTILE_CPP_API int32_t cutile_cpp_rms_norm_backward(const cutile_cpp_tensor* dx,
                                                     const cutile_cpp_tensor* weight, const cutile_cpp_tensor* rstd,
                                                     int32_t device_id, void* stream);
 
+/* Layer normalisation, one row per block in column tiles (TileGym's legacy kernel):
+ *   mean[r] = mean_c x[r, c]; rstd[r] = 1 / sqrt(mean_c (x[r, c] - mean[r])^2 + eps);
+ *   y[r, c] = (x[r, c] - mean[r]) * rstd[r] * (weight[c] + weight_shift) + bias[c], in f32.
+ * y, x: 2-D (M, N); weight, bias: (N); all one dtype (f32, f16 or bf16); mean, rstd: (M) f32; any strides;
+ * N * element size <= 64 KiB. */
+CUTILE_CPP_API int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                    const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                    const cutile_cpp_tensor* weight, const cutile_cpp_tensor* bias,
+                                                    double eps, double weight_shift, int32_t device_id, void* stream);
+
+/* Layer normalisation, persistent (8 rows per tile, one block per SM): mean and rstd as above, computed
+ * as E[x^2] - E[x]^2, stored; y = (x - mean) * rstd * weight + bias rounded to bf16, stored as y's dtype.
+ * y, x: 2-D (N, D); weight, bias: (D); all one dtype (f32, f16 or bf16); mean, rstd: (N) f32; any
+ * strides; D <= 32768. */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                        const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                        const cutile_cpp_tensor* weight,
+                                                        const cutile_cpp_tensor* bias, double eps, int32_t device_id,
+                                                        void* stream);
+
+/* The same with mean and rstd given (read, not computed). */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(
+    const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, const cutile_cpp_tensor* weight,
+    const cutile_cpp_tensor* bias, const cutile_cpp_tensor* mean, const cutile_cpp_tensor* rstd, int32_t device_id,
+    void* stream);
+
 /* ---- dropout and rope ---- */
 
 #ifdef __cplusplus
