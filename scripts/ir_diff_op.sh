@@ -10,6 +10,8 @@
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
 #   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]
 #          (OP: softmax, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu)
+#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax, matmul, attention, rms_norm,
+#                                                                  layer_norm_legacy, persistent_layer_norm)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -72,6 +74,30 @@ case $op in
       variant_gen_kernel[backward]=${op}_backward
     fi
     primary=forward
+    ;;
+  rms_norm)
+    dump rms_norm "$(config M)" "$(config N)"
+    gen=$work/gen/rms_norm_static_persistent.tileirbc
+    gen_kernel=rms_norm_static_persistent
+    variant_gen[multi_wave_reload]=$work/gen/rms_norm_row_reload.tileirbc
+    variant_gen_kernel[multi_wave_reload]=rms_norm_row_reload
+    variant_gen[multi_wave_cached]=$work/gen/rms_norm_row_cached.tileirbc
+    variant_gen_kernel[multi_wave_cached]=rms_norm_row_cached
+    variant_gen[backward]=$work/gen/rms_norm_backward.tileirbc
+    variant_gen_kernel[backward]=rms_norm_backward
+    primary=static_persistent
+    ;;
+  layer_norm_legacy)
+    dump layer_norm_legacy "$(config M)" "$(config N)"
+    gen=$work/gen/layer_norm_legacy.tileirbc
+    gen_kernel=layer_norm_legacy
+    primary=legacy
+    ;;
+  persistent_layer_norm)
+    dump persistent_layer_norm "$(config M)" "$(config N)"
+    gen=$work/gen/persistent_layer_norm.tileirbc
+    gen_kernel=persistent_layer_norm
+    primary=persistent
     ;;
   *)
     echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention, relu, gelu," \

@@ -12,6 +12,8 @@
 
 #include <array>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "cutile/control.hpp"
 #include "cutile/error.hpp"
@@ -187,6 +189,68 @@ void for_each_tile(const OutTiles<E, S, O>& out, Schedule schedule, Body body,
   } else {
     loop(block, total, blocks, std::tuple<>{}, visit, where);
   }
+}
+
+/// Several outputs walked in step — a row tile of a normalised output and the per-row statistics beside
+/// it — with a carried state (a tile, a tuple of tiles or std::tuple<>, as loop's): tile number t of every
+/// output goes to one block, and body(TileIndex..., State) -> State gets one TileIndex per output, each
+/// mapped by that output's own tile grid. Only t below the smallest output's tile count is visited, so
+/// each output's tiles still have at most one owner. Row-major orders only (`linear`, `split`). Returns
+/// the state after the block's last tile (`init` for a block with none).
+template <class... Outs, class Schedule, class State, class Body>
+requires(sizeof...(Outs) >= 1) &&
+    (std::is_same_v<Schedule, linear_t> || std::is_same_v<Schedule, split_t>)State
+    for_each_tile(std::tuple<Outs&...> outs, Schedule schedule, State init, Body body,
+                  std::source_location where = std::source_location::current()) {
+  const auto grids =
+      std::apply([&](const auto&... out) { return std::tuple{out.tile_grid(where)...}; }, outs);
+  auto tiles = [](const auto& grid) {
+    Int n = grid[0];
+    for (size_t d = 1; d < grid.size(); ++d) n = n * grid[d];
+    return n;
+  };
+  const Int total = std::apply(
+      [&](const auto& first, const auto&... rest) {
+        Int fewest = tiles(first);
+        ((fewest = minimum(fewest, tiles(rest))), ...);
+        return fewest;
+      },
+      grids);
+  const Int block = block_id<0>(where);
+  const Int blocks = num_blocks<0>(where);
+  auto visit = [&](Int t, State state) {
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+      return body(detail::tile_index_access::make(detail::tile_coords(schedule, t, std::get<I>(grids), where),
+                                                  std::get<I>(outs))...,
+                  std::move(state));
+    }
+    (std::index_sequence_for<Outs...>{});
+  };
+  if constexpr (std::is_same_v<Schedule, split_t>) {
+    const Int chunk = (total + blocks - detail::as_index(1, where)) / blocks;
+    const Int first = block * chunk;
+    return loop(first, minimum(first + chunk, total), std::move(init), visit, where);
+  } else {
+    return loop(block, total, blocks, std::move(init), visit, where);
+  }
+}
+
+/// The same without a carried state: body(TileIndex...).
+template <class... Outs, class Schedule, class Body>
+requires(sizeof...(Outs) >= 1) &&
+    (std::is_same_v<Schedule, linear_t> || std::is_same_v<Schedule, split_t>)void for_each_tile(
+        std::tuple<Outs&...> outs, Schedule schedule, Body body,
+        std::source_location where = std::source_location::current()) {
+  for_each_tile(
+      outs, schedule, std::tuple<>{},
+      [&](const auto&... t_and_state) {
+        [&]<size_t... I>(std::index_sequence<I...>, const auto& args) {
+          body(std::get<I>(args)...);
+        }
+        (std::make_index_sequence<sizeof...(Outs)>{}, std::tie(t_and_state...));
+        return std::tuple<>{};
+      },
+      where);
 }
 
 }  // namespace cutile

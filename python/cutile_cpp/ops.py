@@ -18,7 +18,10 @@ from __future__ import annotations
 
 from ._ops.geglu import geglu
 from ._ops.gelu import gelu
+from ._ops.layer_norm_legacy import layer_norm_legacy
+from ._ops.persistent_layer_norm import persistent_layer_norm
 from ._ops.relu import relu
+from ._ops.rms_norm import rms_norm, rms_norm_backward
 from ._ops.silu_and_mul import silu_and_mul
 from ._ops.softmax import softmax
 from ._ops.swiglu import swiglu
@@ -27,7 +30,11 @@ from ._ops.vector_add import vector_add
 __all__ = [
     "geglu",
     "gelu",
+    "layer_norm_legacy",
+    "persistent_layer_norm",
     "relu",
+    "rms_norm",
+    "rms_norm_backward",
     "silu_and_mul",
     "softmax",
     "swiglu",

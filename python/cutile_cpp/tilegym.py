@@ -25,6 +25,10 @@ PORTED_OPS = (
     "silu_and_mul",
     "get_swiglu",
     "get_swiglu_module",
+    "rms_norm",
+    "get_rms_norm_module",
+    "layer_norm_legacy",
+    "persistent_layer_norm",
 )
 
 
@@ -94,6 +98,88 @@ def get_swiglu():
 def get_swiglu_module():
     """TileGym's get_swiglu_module: the SwiGLU MLP class, on our swiglu."""
     return _SwiGLUMLP
+@register_impl("rms_norm", backend=BACKEND)
+def rms_norm(input, normalized_shape, weight, eps, bias=None, mode=None, offset=0.0, **kwargs):
+    """TileGym's rms_norm: input · rsqrt(mean(input², last axis) + eps) · (offset + weight), a new contiguous
+    tensor of input's shape. `mode` picks the kernel schedule as TileGym's does (None: static_persistent
+    when the rows exceed twice the SMs, else multi_wave_reload); `normalized_shape` is unused; a bias is
+    refused (NotImplementedError) as in every TileGym cutile mode. Differentiable in input and weight
+    (offset 0), through our backward kernel."""
+    if bias is not None:
+        raise NotImplementedError("cutile-cpp rms_norm: bias is not supported (nor is it by TileGym's cutile rms_norm)")
+    return ops.rms_norm(input, weight, eps, mode=mode, offset=offset)
+
+
+class _RMSNorm(torch.nn.Module):
+    """TileGym's cutile RMSNorm module on our kernels: weight of ones, `forward(hidden_states, mode=None)`,
+    the torch references and the standalone backward as static methods."""
+
+    def __init__(self, hidden_size, eps=1e-6, offset=0.0):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(hidden_size))
+        self.variance_epsilon = eps
+        self.hidden_size = hidden_size
+        self.offset = offset
+
+    def forward(self, hidden_states, mode=None):
+        return rms_norm(hidden_states, None, self.weight, self.variance_epsilon, mode=mode, offset=self.offset)
+
+    def forward_torch(self, hidden_states):
+        dtype = hidden_states.dtype
+        h = hidden_states.to(torch.float32)
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.variance_epsilon)
+        return (self.offset + self.weight) * h.to(dtype)
+
+    @staticmethod
+    def compute_rstd_torch(x, eps):
+        x32 = x.reshape(-1, x.shape[-1]).to(torch.float32)
+        return torch.rsqrt(x32.pow(2).mean(dim=-1) + eps)
+
+    @staticmethod
+    def rms_norm_backward(x, dy, weight, rstd):
+        return ops.rms_norm_backward(x, dy, weight, rstd)
+
+    @staticmethod
+    def rms_norm_backward_torch(x, dy, weight, rstd):
+        shape = x.shape
+        x32 = x.reshape(-1, shape[-1]).float()
+        dy32 = dy.reshape(-1, shape[-1]).float()
+        r = rstd.view(-1, 1)
+        x_hat = x32 * r
+        g = dy32 * weight.float()
+        dx = r * (g - x_hat * (g * x_hat).sum(dim=1, keepdim=True) / shape[-1])
+        return dx.view(shape).to(x.dtype), (dy32 * x_hat).sum(dim=0).to(weight.dtype)
+
+    def extra_repr(self):
+        return f"{tuple(self.weight.shape)}, eps={self.variance_epsilon}, offset={self.offset}"
+
+
+class _RMSNormForGemma3(_RMSNorm):
+    """Gemma3's variant: `dim`, zero-initialised weight, offset 1."""
+
+    def __init__(self, dim, eps=0.000001, offset=1.0, casting_mode="gemma", init_fn="zeros", in_place=False):
+        super().__init__(hidden_size=dim, eps=eps, offset=offset)
+        self.weight = torch.nn.Parameter(torch.zeros(dim))
+
+
+@register_impl("get_rms_norm_module", backend=BACKEND)
+def get_rms_norm_module(model: str = "llama"):
+    """TileGym's get_rms_norm_module: the Gemma3 module for "gemma3", the standard one otherwise."""
+    return _RMSNormForGemma3 if model == "gemma3" else _RMSNorm
+
+
+@register_impl("layer_norm_legacy", backend=BACKEND)
+def layer_norm_legacy(input, normalized_shape, weight, bias, eps, weight_shift=0.0, **kwargs):
+    """TileGym's layer_norm_legacy: layer norm over the last axis with (weight + weight_shift), a new tensor of
+    input's shape. `normalized_shape` is unused. Forward-only (TileGym's backward raises)."""
+    return ops.layer_norm_legacy(input, weight, bias, eps, weight_shift)
+
+
+@register_impl("persistent_layer_norm", backend=BACKEND)
+def persistent_layer_norm(input, normalized_shape, weight, bias, eps, mean=None, rstd=None, **kwargs):
+    """TileGym's persistent_layer_norm: (y, mean, rstd, BLOCK_D, num_warps), y rounded through bfloat16 as
+    TileGym's kernel stores it; mean and rstd are used when both are given. Forward-only."""
+    return ops.persistent_layer_norm(input, weight, bias, eps, mean, rstd)
 
 
 get_available_backends().add(BACKEND)

@@ -146,6 +146,30 @@ TEST(CpuControlFlow, StoresInBranchesAndInPlaceAccumulationInLoops) {
   for (size_t i = 0; i < hx.size(); ++i) EXPECT_NEAR(ha[i], 5.0 * hx[i], 1e-5 * (1 + std::abs(hx[i]))) << i;
 }
 
+// Two outputs walked in step: tile t of both goes to one block, each output's tiles are written once, and
+// the carried count is the number of tiles the block was handed.
+TEST(CpuSchedules, OutputsWalkedInStepShareTheTileNumberAndCarryState) {
+  namespace k = cutile::test_support::control_kernels;
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t rows = 27, blocks = 3;  // 7 row tiles, the last one short
+  auto x = ct::randn<float>({rows, 8}, cpu, 21);
+  auto y = ct::empty<float>({rows, 8}, cpu);
+  auto s = ct::empty<float>({rows}, cpu);
+  auto visited = ct::empty<int32_t>({blocks}, cpu);
+  ct::launch(k::rows_in_step, y.partition({4, 8}), s.partition({4}), visited.partition({1}), x).sync();
+  const std::vector<float> hx = x.to_host(), hy = y.to_host(), hs = s.to_host();
+  for (int64_t r = 0; r < rows; ++r) {
+    double row_sum = 0;
+    for (int64_t c = 0; c < 8; ++c) {
+      const auto i = static_cast<size_t>(r * 8 + c);
+      EXPECT_EQ(hy[i], 2.0f * hx[i]) << r << ", " << c;
+      row_sum += hx[i];
+    }
+    EXPECT_NEAR(hs[static_cast<size_t>(r)], row_sum, 1e-5) << r;
+  }
+  EXPECT_EQ(visited.to_host(), (std::vector<int32_t>{3, 2, 2}));
+}
+
 struct AttentionCase {
   int64_t bh, s, heads, group, input_pos;
   bool causal;

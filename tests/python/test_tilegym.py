@@ -98,3 +98,32 @@ def test_swiglu_module_runs_our_swiglu(monkeypatch):
         want = mlp.down_proj(torch.nn.functional.silu(mlp.gate_proj(x)) * mlp.up_proj(x))
     assert calls == [torch.Size([3, 48])]
     torch.testing.assert_close(y, want)
+
+
+def test_rms_norm_and_its_module_dispatch_to_our_kernels():
+    device = "cuda" if GPU_COUNT else "cpu"
+    x = torch.randn(3, 5, 40, device=device).requires_grad_()
+    w = torch.randn(40, device=device).requires_grad_()
+    y = tilegym.ops.rms_norm(x, (40,), w, 1e-5, backend="cutile-cpp", mode="multi_wave_cached")
+    x64 = x.detach().double()
+    expected = x64 * torch.rsqrt(x64.pow(2).mean(-1, keepdim=True) + 1e-5) * w.double()
+    torch.testing.assert_close(y.double(), expected, rtol=1e-5, atol=1e-5)
+    y.sum().backward()
+    assert x.grad is not None and w.grad is not None
+    with pytest.raises(NotImplementedError, match="bias"):
+        tilegym.ops.rms_norm(x, (40,), w, 1e-5, bias=w, backend="cutile-cpp")
+    gemma = plugin.get_rms_norm_module("gemma3")(40).to(device)
+    assert gemma.offset == 1.0 and torch.count_nonzero(gemma.weight) == 0
+    torch.testing.assert_close(gemma(x.detach()), gemma.forward_torch(x.detach()), rtol=1e-5, atol=1e-5)
+
+
+def test_layer_norms_dispatch_to_our_kernels():
+    device = "cuda" if GPU_COUNT else "cpu"
+    x = torch.randn(2, 7, 48, device=device)
+    w, b = torch.randn(48, device=device), torch.randn(48, device=device)
+    expected = torch.nn.functional.layer_norm(x, (48,), w + 1.0, b, 1e-5)
+    y = tilegym.ops.layer_norm_legacy(x, (48,), w, b, 1e-5, 1.0, backend="cutile-cpp")
+    torch.testing.assert_close(y, expected, rtol=1e-4, atol=1e-4)
+    y, mean, rstd, block_d, num_warps = tilegym.ops.persistent_layer_norm(x, (48,), w, b, 1e-5, backend="cutile-cpp")
+    assert y.shape == x.shape and mean.shape == rstd.shape == (14,) and (block_d, num_warps) == (64, 8)
+    torch.testing.assert_close(y, torch.nn.functional.layer_norm(x, (48,), w, b, 1e-5), rtol=1.6e-2, atol=1.6e-2)

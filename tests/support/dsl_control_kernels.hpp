@@ -66,6 +66,23 @@ inline void accumulate_in_place(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, c
   });
 }
 
+// Two outputs walked in step with a carried count: y = 2x tile by tile, s the row sums beside each row
+// tile, and per block the number of tiles it was handed.
+inline void rows_in_step(ct::OutTiles<float, ct::Shape<4, 8>> y, ct::OutTiles<float, ct::Shape<4>> s,
+                         ct::Out<int32_t, ct::Shape<1>> visited,
+                         ct::In<float, ct::Shape<ct::dyn, ct::dyn>> x) {
+  auto count = ct::for_each_tile(
+      std::tie(y, s), ct::linear, ct::scalar<int32_t>(0),
+      [&](ct::TileIndex<float, ct::Shape<4, 8>> ty, ct::TileIndex<float, ct::Shape<4>> ts, ct::Int n) {
+        const auto& [i, j] = ty.coords();
+        auto v = x.load(ct::tile<4, 8>, {i, j}, ct::pad::zero);  // (4, 8)
+        y.store(ty, v * 2.0f);
+        s.store(ts, ct::sum(v, ct::axis<1>));
+        return n + 1;
+      });
+  visited.store(ct::reshape<ct::Shape<1>>(count));
+}
+
 inline std::vector<TracedKernel> all() {
   return {
       {"clamp_below_limit",
@@ -76,6 +93,10 @@ inline std::vector<TracedKernel> all() {
       {"print_values", [] { return trace_with(&print_values, {contiguous(1), contiguous(1), {}}); }},
       {"store_below", [] { return trace_with(&store_below, {contiguous(1), contiguous(1), {}}); }},
       {"accumulate_in_place", [] { return trace_with(&accumulate_in_place, {contiguous(1), contiguous(1), {}}); }},
+      {"rows_in_step",
+       [] {
+         return trace_with(&rows_in_step, {contiguous(2), contiguous(1), contiguous(1), contiguous(2)});
+       }},
   };
 }
 

@@ -9,6 +9,9 @@
 //   ... dsl_dump relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H |
 //       swiglu DTYPE ROWS N    (APPROX: none, tanh) with the tiles and hints the C ABI picks
 //       (capi/src/<op>.cpp); gelu, geglu, silu_and_mul and swiglu dump the backward kernel too
+//   ... dsl_dump rms_norm M N              bf16, N ≤ 4096 < 2N: the three forward schedules and the backward
+//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (column tile 2048 or 4096 as TileGym picks)
+//   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 8 worker warps
 // (the configurations of TileGym's benchmark kernels in tests/data/reference/tilegym).
 #include <cmath>
 #include <cstdio>
@@ -24,6 +27,9 @@
 #include "attention/fmha.hpp"
 #include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"
+#include "normalization/layer_norm_legacy.hpp"
+#include "normalization/persistent_layer_norm.hpp"
+#include "normalization/rms_norm.hpp"
 #include "program_main.hpp"
 
 namespace {
@@ -214,9 +220,78 @@ bool activation(const std::string& op, int argc, char** argv) {
   return true;
 }
 
+// The row tile of a dump instance: next_pow2(n) must be `tile`.
+void require_tile(const char* op, int64_t n, int64_t tile) {
+  if (n > tile || 2 * n <= tile)
+    throw ct::UserError(std::string("dsl_dump: ") + op + " is instantiated for " +
+                        std::to_string(tile / 2 + 1) + ".." + std::to_string(tile) + " columns, got " +
+                        std::to_string(n));
+}
+
+void rms_norm(int64_t m, int64_t n) {
+  namespace k = ct::kernels;
+  require_tile("rms_norm", n, 4096);
+  using E = ct::bf16;
+  auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n}), dy = ct::Tensor<E>::meta({m, n});
+  auto w = ct::Tensor<E>::meta({n});
+  auto rstd = ct::Tensor<float>::meta({m});
+  report(ct::compile_only("sm_90", {}, k::rms_norm_static_persistent<E, 4, 4096>, y.partition({4, 4096}),
+                          rstd.partition({4}), x, w, 1e-5f, 0.0f));
+  report(ct::compile_only("sm_90", {}, k::rms_norm_row_reload<E, 4096, 2048>, y.partition({1, 4096}),
+                          rstd.partition({1}), x, w, 1e-5f, 0.0f));
+  report(ct::compile_only("sm_90", {}, k::rms_norm_row_cached<E, 4096>, y.partition({1, 4096}),
+                          rstd.partition({1}), x, w, 1e-5f, 0.0f));
+  ct::LaunchOptions options;
+  options.hints.occupancy = 1;
+  auto partial = ct::Tensor<float>::meta({32, 4096});
+  report(ct::compile_only("sm_90", options, k::rms_norm_backward<E, 1, 4096>, y.partition({1, 4096}),
+                          partial.partition({1, 4096}), dy, x, w, rstd));
+}
+
+void layer_norm_legacy(int64_t m, int64_t n) {
+  require_tile("layer_norm_legacy", n, 4096);
+  using E = ct::f16;
+  auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n});
+  auto w = ct::Tensor<E>::meta({n}), b = ct::Tensor<E>::meta({n});
+  auto mean = ct::Tensor<float>::meta({m}), rstd = ct::Tensor<float>::meta({m});
+  auto compile = [&]<int64_t BLOCK>(std::integral_constant<int64_t, BLOCK>) {
+    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK>,
+                            y.partition({1, 2 * BLOCK}), mean.partition({1}), rstd.partition({1}), x, w, b,
+                            1e-5f, 0.0f));
+  };
+  if (n == 4096)
+    compile(std::integral_constant<int64_t, 4096>{});
+  else
+    compile(std::integral_constant<int64_t, 2048>{});
+}
+
+void persistent_layer_norm(int64_t m, int64_t n) {
+  require_tile("persistent_layer_norm", n, 1024);
+  using E = ct::bf16;
+  auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n});
+  auto w = ct::Tensor<E>::meta({n}), b = ct::Tensor<E>::meta({n});
+  auto mean = ct::Tensor<float>::meta({m}), rstd = ct::Tensor<float>::meta({m});
+  ct::LaunchOptions options;
+  options.hints = {.num_ctas = 1, .num_worker_warps = 8};
+  report(ct::compile_only("sm_90", options, ct::kernels::persistent_layer_norm<E, 8, 1024>,
+                          y.partition({8, 1024}), mean.partition({8}), rstd.partition({8}), x, w, b, 1e-6f));
+}
+
 int run(int argc, char** argv) {
   const std::string op = argc > 1 ? argv[1] : "";
   if (activation(op, argc, argv)) return 0;
+  if (argc == 4 && op == "rms_norm") {
+    rms_norm(std::stoll(argv[2]), std::stoll(argv[3]));
+    return 0;
+  }
+  if (argc == 4 && op == "layer_norm_legacy") {
+    layer_norm_legacy(std::stoll(argv[2]), std::stoll(argv[3]));
+    return 0;
+  }
+  if (argc == 4 && op == "persistent_layer_norm") {
+    persistent_layer_norm(std::stoll(argv[2]), std::stoll(argv[3]));
+    return 0;
+  }
   if (argc == 5 && (op == "matmul" || op == "persistent_matmul")) {
     matmul(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]), op == "persistent_matmul");
     return 0;

@@ -92,6 +92,36 @@ def _rms_norm(c):
     ]
 
 
+# layer_norm_legacy: tilegym/ops/cutile/layer_norm_legacy.py; bench_layernorm runs M 4096, N 2^5..2^14, f16.
+def _layer_norm_legacy(c):
+    m, n, e = c["M"], c["N"], dtype(c["dtype"])
+    x, y, w, b = Array(e, (m, n)), Array(e, (m, n)), Array(e, (n,)), Array(e, (n,))
+    mean, rstd = Array(dtype("f32"), (m,)), Array(dtype("f32"), (m,))
+    max_fused = 65536 // (e.bitwidth // 8)
+    block = min(max_fused, 1 << (n.bit_length() - 1))  # the largest power of two <= N
+    return [
+        Launch("legacy", "_layer_norm_fwd_kernel",
+               (x, y, w, b, mean, rstd, n, float(c["eps"]), float(c["weight_shift"]), block), {},
+               "layer_norm_legacy: one row per block, BLOCK_SIZE the largest power of two <= N"),
+    ]
+
+
+# persistent_layer_norm: tilegym/ops/cutile/layer_norm_legacy.py; its benchmark runs M 30000/128000,
+# N 256..10000, bf16. Untuned defaults (TILEGYM_DISABLE_AUTOTUNE): BLOCK_N 8, num_worker_warps 8.
+def _persistent_layer_norm(c):
+    m, n, e = c["M"], c["N"], dtype(c["dtype"])
+    x, y, w, b = Array(e, (m, n)), Array(e, (m, n)), Array(e, (n,)), Array(e, (n,))
+    mean, rstd = Array(dtype("f32"), (m,)), Array(dtype("f32"), (m,))
+    block_n, block_d = c["block_n"], next_power_of_2(n)
+    grid = min(c["num_sms"], cdiv(m, block_n))
+    return [
+        Launch("persistent", "_persistent_layer_norm_fwd_kernel",
+               (x, y, w, b, mean, rstd, m, n, float(c["eps"]), n, n, 0, 1, block_n, block_d, 1, grid),
+               {"num_ctas": 1, "num_worker_warps": c["num_worker_warps"]},
+               "mean and rstd computed (COMPUTE_MEAN_AND_RSTD 1, TRAINING 1), untuned defaults"),
+    ]
+
+
 # matmul: tilegym/ops/cutile/matmul.py; bench_matrix_multiplication runs M=N=K 2^10..2^14, f16.
 def _matmul(c):
     m, n, k, e = c["M"], c["N"], c["K"], dtype(c["dtype"])
@@ -205,6 +235,13 @@ RECIPES = {
                                     "num_sms": H200_SMS}, _rms_norm,
                        "RMSNorm over (M, N) with weight (N,): static_persistent, multi_wave_reload, "
                        "multi_wave_cached, backward"),
+    "layer_norm_legacy": Recipe("layer_norm_legacy", {"M": 4096, "N": 4096, "dtype": "f16", "eps": 1e-5,
+                                                      "weight_shift": 0.0}, _layer_norm_legacy,
+                                "LayerNorm over (M, N), one row per block in column tiles"),
+    "persistent_layer_norm": Recipe("layer_norm_legacy", {"M": 30000, "N": 1024, "dtype": "bf16", "eps": 1e-6,
+                                                          "block_n": 8, "num_worker_warps": 8,
+                                                          "num_sms": H200_SMS}, _persistent_layer_norm,
+                                    "persistent LayerNorm over (M, N): BLOCK_N-row tiles, one block per SM"),
     "matmul": Recipe("matmul", {"M": 4096, "N": 4096, "K": 4096, "dtype": "f16",
                                 "tile_m": 128, "tile_n": 128, "tile_k": 32, "num_ctas": 1, "occupancy": 1,
                                 "sp_tile_m": 128, "sp_tile_n": 512, "sp_tile_k": 64, "sp_num_ctas": 4,

@@ -157,6 +157,58 @@ CUTILE_CPP_API int32_t cutile_cpp_swiglu_backward(const cutile_cpp_tensor* da, c
 
 /* ---- normalization: rms_norm, layer_norm_legacy, persistent_layer_norm ---- */
 
+/* The kernel schedule of cutile_cpp_rms_norm (TileGym's `mode`). */
+typedef enum cutile_cpp_rms_norm_mode {
+  CUTILE_CPP_RMS_NORM_AUTO = 0,              /* static persistent when M > 2 * SMs, else multi-wave reload */
+  CUTILE_CPP_RMS_NORM_STATIC_PERSISTENT = 1, /* one block per SM walking (TM, next_pow2(N)) row tiles */
+  CUTILE_CPP_RMS_NORM_MULTI_WAVE_RELOAD = 2, /* one row per block, gathered in tiles twice */
+  CUTILE_CPP_RMS_NORM_MULTI_WAVE_CACHED = 3  /* one row per block, gathered whole once */
+} cutile_cpp_rms_norm_mode;
+
+/* rstd[r] = 1 / sqrt(mean_c x[r, c]^2 + eps); y[r, :] = x[r, :] * rstd[r] * (offset + weight), in f32.
+ * y, x: 2-D (M, N); weight: (N); all three one dtype (f32, f16 or bf16); rstd: (M) f32; any strides;
+ * N <= 32768. mode: a cutile_cpp_rms_norm_mode (AUTO counts the device's SMs). */
+CUTILE_CPP_API int32_t cutile_cpp_rms_norm(const cutile_cpp_tensor* y, const cutile_cpp_tensor* rstd,
+                                           const cutile_cpp_tensor* x, const cutile_cpp_tensor* weight, double eps,
+                                           double offset, int32_t mode, int32_t device_id, void* stream);
+
+/* The backward of cutile_cpp_rms_norm with offset 0, given the forward's rstd:
+ *   dx = (dy * weight - x_hat * mean_c(x_hat * dy * weight)) * rstd, x_hat = x * rstd;
+ *   dw_partial[b, c] = the sum of dy * x_hat over the rows block b visits (dw = dw_partial.sum(0)[:N]).
+ * dx, dy, x: 2-D (M, N); weight: (N); one dtype (f32, f16 or bf16); rstd: (M) f32; dw_partial: (G, >= N)
+ * f32, G >= 1 the persistent grid (TileGym: min(SMs, row tiles), at most 32 for 64 row tiles or fewer);
+ * any strides; N <= 32768. */
+CUTILE_CPP_API int32_t cutile_cpp_rms_norm_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dw_partial,
+                                                    const cutile_cpp_tensor* dy, const cutile_cpp_tensor* x,
+                                                    const cutile_cpp_tensor* weight, const cutile_cpp_tensor* rstd,
+                                                    int32_t device_id, void* stream);
+
+/* Layer normalisation, one row per block in column tiles (TileGym's legacy kernel):
+ *   mean[r] = mean_c x[r, c]; rstd[r] = 1 / sqrt(mean_c (x[r, c] - mean[r])^2 + eps);
+ *   y[r, c] = (x[r, c] - mean[r]) * rstd[r] * (weight[c] + weight_shift) + bias[c], in f32.
+ * y, x: 2-D (M, N); weight, bias: (N); all one dtype (f32, f16 or bf16); mean, rstd: (M) f32; any strides;
+ * N * element size <= 64 KiB. */
+CUTILE_CPP_API int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                    const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                    const cutile_cpp_tensor* weight, const cutile_cpp_tensor* bias,
+                                                    double eps, double weight_shift, int32_t device_id, void* stream);
+
+/* Layer normalisation, persistent (8 rows per tile, one block per SM): mean and rstd as above, computed
+ * as E[x^2] - E[x]^2, stored; y = (x - mean) * rstd * weight + bias rounded to bf16, stored as y's dtype.
+ * y, x: 2-D (N, D); weight, bias: (D); all one dtype (f32, f16 or bf16); mean, rstd: (N) f32; any
+ * strides; D <= 32768. */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                        const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                        const cutile_cpp_tensor* weight,
+                                                        const cutile_cpp_tensor* bias, double eps, int32_t device_id,
+                                                        void* stream);
+
+/* The same with mean and rstd given (read, not computed). */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(
+    const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, const cutile_cpp_tensor* weight,
+    const cutile_cpp_tensor* bias, const cutile_cpp_tensor* mean, const cutile_cpp_tensor* rstd, int32_t device_id,
+    void* stream);
+
 /* ---- dropout and rope ---- */
 
 #ifdef __cplusplus

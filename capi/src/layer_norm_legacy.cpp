@@ -1,0 +1,89 @@
+// cutile_cpp_layer_norm_legacy: kernels/normalization/layer_norm_legacy.hpp, one instance per dtype and
+// power-of-two column tile (TileGym's largest power of two ≤ N, capped at 64 KiB of the element).
+#include <bit>
+
+#include "cutile/launch.hpp"
+#include "dispatch.hpp"
+#include "normalization/layer_norm_legacy.hpp"
+#include "placement.hpp"
+
+namespace cutile::capi {
+namespace {
+
+constexpr int64_t kMinBlock = 16;  // shorter rows take one 16-column pass
+
+template <Element E>
+constexpr int64_t max_columns = 65536 / static_cast<int64_t>(sizeof(E));
+
+template <Element E, int64_t BLOCK = kMinBlock>
+void launch_layer_norm(const Tensor<E>& y, const Tensor<float>& mean, const Tensor<float>& rstd,
+                       const Tensor<E>& x, const Tensor<E>& w, const Tensor<E>& b, int64_t block, float eps,
+                       float weight_shift, const LaunchOptions& options) {
+  if constexpr (BLOCK < max_columns<E>) {
+    if (block > BLOCK)
+      return launch_layer_norm<E, BLOCK * 2>(y, mean, rstd, x, w, b, block, eps, weight_shift, options);
+  }
+  launch(options, kernels::layer_norm_legacy<E, BLOCK>, y.partition({1, 2 * BLOCK}), mean.partition({1}),
+         rstd.partition({1}), x, w, b, eps, weight_shift);
+}
+
+void check_extent(const CheckedTensor& t, int64_t expected, const CheckedTensor& of, const char* what) {
+  if (t.shape[0] != expected)
+    throw AbiError(CUTILE_CPP_ERROR_SHAPE_MISMATCH, t.describe() + " must have " + std::to_string(expected) +
+                                                        " " + what + " (those of " + of.describe() + ")");
+}
+
+}  // namespace
+}  // namespace cutile::capi
+
+extern "C" int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                const cutile_cpp_tensor* weight,
+                                                const cutile_cpp_tensor* bias, double eps,
+                                                double weight_shift, int32_t device_id, void* stream) {
+  using namespace cutile::capi;
+  return guarded("cutile_cpp_layer_norm_legacy", [&] {
+    const auto tensors = check_descriptors({{"y", y, true},
+                                            {"mean", mean, true},
+                                            {"rstd", rstd, true},
+                                            {"x", x, false},
+                                            {"weight", weight, false},
+                                            {"bias", bias, false}},
+                                           device_id);
+    const CheckedTensor &out = tensors[0], &mu = tensors[1], &r = tensors[2], &in = tensors[3],
+                        &w = tensors[4], &b = tensors[5];
+    check_dtypes(std::vector<CheckedTensor>{out, in, w, b},
+                 {CUTILE_CPP_F32, CUTILE_CPP_F16, CUTILE_CPP_BF16});
+    check_dtypes(std::vector<CheckedTensor>{mu, r}, {CUTILE_CPP_F32});
+    check_rank(out, 2);
+    check_rank(mu, 1);
+    check_rank(r, 1);
+    check_rank(in, 2);
+    check_rank(w, 1);
+    check_rank(b, 1);
+    check_same_shape(out, in);
+    check_extent(w, in.shape[1], in, "elements, the row length");
+    check_extent(b, in.shape[1], in, "elements, the row length");
+    check_extent(mu, in.shape[0], in, "elements, one per row");
+    check_extent(r, in.shape[0], in, "elements, one per row");
+    const int64_t limit = 65536 / element_size(in.dtype);
+    if (in.shape[1] > limit)
+      throw AbiError(CUTILE_CPP_ERROR_UNSUPPORTED_SHAPE,
+                     in.describe() + ": rows of " + std::to_string(in.shape[1]) + " elements exceed the " +
+                         std::to_string(limit) + " (64 KiB) the kernel handles");
+    check_index_range(tensors);
+    check_no_aliasing(tensors);
+    if (in.numel() == 0) return;
+    const Placement placement = place(tensors, device_id, stream);
+    cutile::LaunchOptions options;
+    options.stream = placement.stream;
+    const int64_t block = std::bit_floor(static_cast<uint64_t>(in.shape[1]));  // the kernel masks the rest
+    dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
+      launch_layer_norm<E>(
+          cutile::Tensor<E>(borrow(out, placement)), cutile::Tensor<float>(borrow(mu, placement)),
+          cutile::Tensor<float>(borrow(r, placement)), cutile::Tensor<E>(borrow(in, placement)),
+          cutile::Tensor<E>(borrow(w, placement)), cutile::Tensor<E>(borrow(b, placement)), block,
+          static_cast<float>(eps), static_cast<float>(weight_shift), options);
+    });
+  });
+}

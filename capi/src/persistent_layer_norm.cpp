@@ -1,0 +1,125 @@
+// cutile_cpp_persistent_layer_norm(_given_stats): kernels/normalization/persistent_layer_norm.hpp, one
+// instance per dtype and power-of-two column tile, TileGym's untuned defaults: 8 rows per tile, 8 worker
+// warps, a grid of min(SMs, row tiles).
+#include "normalization/persistent_layer_norm.hpp"
+#include "cutile/launch.hpp"
+#include "dispatch.hpp"
+#include "placement.hpp"
+
+namespace cutile::capi {
+namespace {
+
+constexpr int64_t kRows = 8;  // TileGym's BLOCK_N default on sm_90
+constexpr int64_t kMinTile = 16;
+constexpr int64_t kMaxColumns = 32768;
+
+template <int64_t BD = kMinTile, class Body>
+void with_column_tile(int64_t columns, Body&& body) {
+  if constexpr (BD < kMaxColumns) {
+    if (columns > BD) return with_column_tile<BD * 2>(columns, std::forward<Body>(body));
+  }
+  body(std::integral_constant<int64_t, BD>{});
+}
+
+LaunchOptions options_on(const Placement& placement) {
+  LaunchOptions options;
+  options.stream = placement.stream;
+  options.hints.num_ctas = 1;
+  options.hints.num_worker_warps = 8;
+  return options;  // the grid: one block per SM, at most one per row tile (the OutTiles default)
+}
+
+void check_extent(const CheckedTensor& t, int64_t expected, const CheckedTensor& of, const char* what) {
+  if (t.shape[0] != expected)
+    throw AbiError(CUTILE_CPP_ERROR_SHAPE_MISMATCH, t.describe() + " must have " + std::to_string(expected) +
+                                                        " " + what + " (those of " + of.describe() + ")");
+}
+
+// Dtypes, ranks and shapes of (y, x, weight, bias) and the (mean, rstd) pair.
+void check_layer_norm(const CheckedTensor& y, const CheckedTensor& x, const CheckedTensor& w,
+                      const CheckedTensor& b, const CheckedTensor& mean, const CheckedTensor& rstd) {
+  check_dtypes(std::vector<CheckedTensor>{y, x, w, b}, {CUTILE_CPP_F32, CUTILE_CPP_F16, CUTILE_CPP_BF16});
+  check_dtypes(std::vector<CheckedTensor>{mean, rstd}, {CUTILE_CPP_F32});
+  check_rank(y, 2);
+  check_rank(x, 2);
+  check_rank(w, 1);
+  check_rank(b, 1);
+  check_rank(mean, 1);
+  check_rank(rstd, 1);
+  check_same_shape(y, x);
+  check_extent(w, x.shape[1], x, "elements, the row length");
+  check_extent(b, x.shape[1], x, "elements, the row length");
+  check_extent(mean, x.shape[0], x, "elements, one per row");
+  check_extent(rstd, x.shape[0], x, "elements, one per row");
+  if (x.shape[1] > kMaxColumns)
+    throw AbiError(CUTILE_CPP_ERROR_UNSUPPORTED_SHAPE,
+                   x.describe() + ": rows of " + std::to_string(x.shape[1]) + " elements exceed the " +
+                       std::to_string(kMaxColumns) + " one row tile holds");
+}
+
+}  // namespace
+}  // namespace cutile::capi
+
+extern "C" int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                    const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                    const cutile_cpp_tensor* weight,
+                                                    const cutile_cpp_tensor* bias, double eps,
+                                                    int32_t device_id, void* stream) {
+  using namespace cutile::capi;
+  return guarded("cutile_cpp_persistent_layer_norm", [&] {
+    const auto tensors = check_descriptors({{"y", y, true},
+                                            {"mean", mean, true},
+                                            {"rstd", rstd, true},
+                                            {"x", x, false},
+                                            {"weight", weight, false},
+                                            {"bias", bias, false}},
+                                           device_id);
+    check_layer_norm(tensors[0], tensors[3], tensors[4], tensors[5], tensors[1], tensors[2]);
+    check_index_range(tensors);
+    check_no_aliasing(tensors);
+    if (tensors[3].numel() == 0) return;
+    const Placement placement = place(tensors, device_id, stream);
+    dispatch_float(tensors[3].dtype, [&]<class E>(std::type_identity<E>) {
+      auto t = [&](int i) { return cutile::Tensor<E>(borrow(tensors[static_cast<size_t>(i)], placement)); };
+      auto f = [&](int i) {
+        return cutile::Tensor<float>(borrow(tensors[static_cast<size_t>(i)], placement));
+      };
+      with_column_tile(tensors[3].shape[1], [&]<int64_t BD>(std::integral_constant<int64_t, BD>) {
+        launch(options_on(placement), cutile::kernels::persistent_layer_norm<E, kRows, BD>,
+               t(0).partition({kRows, BD}), f(1).partition({kRows}), f(2).partition({kRows}), t(3), t(4),
+               t(5), static_cast<float>(eps));
+      });
+    });
+  });
+}
+
+extern "C" int32_t cutile_cpp_persistent_layer_norm_given_stats(
+    const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, const cutile_cpp_tensor* weight,
+    const cutile_cpp_tensor* bias, const cutile_cpp_tensor* mean, const cutile_cpp_tensor* rstd,
+    int32_t device_id, void* stream) {
+  using namespace cutile::capi;
+  return guarded("cutile_cpp_persistent_layer_norm_given_stats", [&] {
+    const auto tensors = check_descriptors({{"y", y, true},
+                                            {"x", x, false},
+                                            {"weight", weight, false},
+                                            {"bias", bias, false},
+                                            {"mean", mean, false},
+                                            {"rstd", rstd, false}},
+                                           device_id);
+    check_layer_norm(tensors[0], tensors[1], tensors[2], tensors[3], tensors[4], tensors[5]);
+    check_index_range(tensors);
+    check_no_aliasing(tensors);
+    if (tensors[1].numel() == 0) return;
+    const Placement placement = place(tensors, device_id, stream);
+    dispatch_float(tensors[1].dtype, [&]<class E>(std::type_identity<E>) {
+      auto t = [&](int i) { return cutile::Tensor<E>(borrow(tensors[static_cast<size_t>(i)], placement)); };
+      auto f = [&](int i) {
+        return cutile::Tensor<float>(borrow(tensors[static_cast<size_t>(i)], placement));
+      };
+      with_column_tile(tensors[1].shape[1], [&]<int64_t BD>(std::integral_constant<int64_t, BD>) {
+        launch(options_on(placement), cutile::kernels::persistent_layer_norm_given_stats<E, kRows, BD>,
+               t(0).partition({kRows, BD}), t(1), t(2), t(3), f(4), f(5));
+      });
+    });
+  });
+}

@@ -1,0 +1,83 @@
+// The normalisation kernels the C ABI ships, traced with the facts of contiguous aligned tensors, compile
+// with the real tileiras for sm_90: every kernel in every dtype at a middle row tile, and the smallest and
+// largest row tiles the C ABI instantiates.
+#include <gtest/gtest.h>
+
+#include "cutile/bytecode/writer.hpp"
+#include "cutile/compile/tileiras.hpp"
+#include "cutile/compile/toolchain.hpp"
+#include "normalization/layer_norm_legacy.hpp"
+#include "normalization/persistent_layer_norm.hpp"
+#include "normalization/rms_norm.hpp"
+#include "support/dsl_kernels.hpp"
+#include "support/toolchain_fixture.hpp"
+
+namespace {
+
+namespace ct = cutile;
+namespace lib = cutile::kernels;
+using cutile::test_support::contiguous;
+using cutile::test_support::trace_with;
+using cutile::test_support::TracedKernel;
+
+// RMS norm's four kernels and the layer norms' three at row tile TN (TileGym's tile sizes for it).
+template <ct::Element E, int64_t TN>
+void add_instances(std::vector<TracedKernel>& out, const std::string& dtype) {
+  const auto m1 = contiguous(1), m2 = contiguous(2);
+  const std::string suffix = "_" + dtype + "_" + std::to_string(TN);
+  constexpr int64_t TM = TN <= 1024 ? 16 : TN >= 16384 ? 2 : 4;
+  constexpr int64_t TILE = std::min<int64_t>(4096 / sizeof(E), TN);
+  out.push_back({"rms_norm_static_persistent" + suffix, [=] {
+                   return trace_with(&lib::rms_norm_static_persistent<E, TM, TN>, {m2, m1, m2, m1, {}, {}});
+                 }});
+  out.push_back({"rms_norm_row_reload" + suffix, [=] {
+                   return trace_with(&lib::rms_norm_row_reload<E, TN, TILE>, {m2, m1, m2, m1, {}, {}});
+                 }});
+  out.push_back({"rms_norm_row_cached" + suffix, [=] {
+                   return trace_with(&lib::rms_norm_row_cached<E, TN>, {m2, m1, m2, m1, {}, {}});
+                 }});
+  out.push_back({"rms_norm_backward_1" + suffix, [=] {
+                   return trace_with(&lib::rms_norm_backward<E, 1, TN>, {m2, m2, m2, m2, m1, m1});
+                 }});
+  if constexpr (TN <= 4096)
+    out.push_back({"rms_norm_backward_4" + suffix, [=] {
+                     return trace_with(&lib::rms_norm_backward<E, 4, TN>, {m2, m2, m2, m2, m1, m1});
+                   }});
+  if constexpr (TN <= 65536 / sizeof(E))
+    out.push_back({"layer_norm_legacy" + suffix, [=] {
+                     return trace_with(&lib::layer_norm_legacy<E, TN>, {m2, m1, m1, m2, m1, m1, {}, {}});
+                   }});
+  out.push_back({"persistent_layer_norm" + suffix, [=] {
+                   return trace_with(&lib::persistent_layer_norm<E, 8, TN>, {m2, m1, m1, m2, m1, m1, {}});
+                 }});
+  out.push_back(
+      {"persistent_layer_norm_given_stats" + suffix, [=] {
+         return trace_with(&lib::persistent_layer_norm_given_stats<E, 8, TN>, {m2, m2, m1, m1, m1, m1});
+       }});
+}
+
+std::vector<TracedKernel> instances() {
+  std::vector<TracedKernel> out;
+  add_instances<float, 1024>(out, "f32");
+  add_instances<ct::f16, 1024>(out, "f16");
+  add_instances<ct::bf16, 1024>(out, "bf16");
+  add_instances<ct::bf16, 16>(out, "bf16");
+  add_instances<ct::bf16, 32768>(out, "bf16");
+  return out;
+}
+
+class NormalizationCompile : public cutile::test_support::ToolchainTest,
+                             public ::testing::WithParamInterface<TracedKernel> {};
+
+TEST_P(NormalizationCompile, TileirasProducesACubin) {
+  std::unique_ptr<ct::ir::Module> module = GetParam().trace();
+  const ct::compile::CompileResult result =
+      ct::compile::compile_to_cubin(toolchain, ct::bytecode::write_bytecode(*module), {}, GetParam().name);
+  ASSERT_GE(result.cubin.size(), 4u);
+  EXPECT_EQ(std::string(result.cubin.begin() + 1, result.cubin.begin() + 4), "ELF");
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, NormalizationCompile, ::testing::ValuesIn(instances()),
+                         [](const auto& p) { return p.param.name; });
+
+}  // namespace

@@ -1,0 +1,211 @@
+"""rms_norm and its backward: CPU-interpreter round trips against float64 for every dtype and mode,
+autograd (eager and compiled), argument and C ABI errors; on a GPU, TileGym's test configurations and
+tolerances with outputs poisoned before the call."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import cutile_cpp
+from cutile_cpp._ops import _norm_common
+from support import last_error, needs_gpu, ref
+
+FLOATS = [torch.float32, torch.float16, torch.bfloat16]
+TOLERANCE = {torch.float32: 1e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}
+MODES = [None, "static_persistent", "multi_wave_reload", "multi_wave_cached"]
+
+
+def reference(x, weight, eps, offset=0.0):
+    x64 = x.double()
+    return x64 * torch.rsqrt(x64.pow(2).mean(-1, keepdim=True) + eps) * (offset + weight.double())
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 5), (37, 100), (2, 3, 17), (9, 1100)])
+@pytest.mark.parametrize("mode", MODES)
+def test_forward_on_the_cpu_interpreter(dtype, shape, mode):
+    x = torch.randn(shape, dtype=dtype)
+    w = torch.randn(shape[-1], dtype=dtype)
+    for offset in (0.0, 1.0):
+        y = cutile_cpp.rms_norm(x, w, 1e-5, mode=mode, offset=offset)
+        assert y.shape == x.shape and y.dtype == dtype and y.is_contiguous()
+        tol = TOLERANCE[dtype]
+        torch.testing.assert_close(y.double(), reference(x, w, 1e-5, offset), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 7), (37, 100), (70, 33)])
+def test_backward_on_the_cpu_interpreter(dtype, shape):
+    x = torch.randn(shape, dtype=dtype)
+    w = torch.randn(shape[-1], dtype=dtype)
+    dy = torch.randn(shape, dtype=dtype)
+    rstd = torch.rsqrt(x.float().pow(2).mean(-1) + 1e-5)
+    dx, dw = cutile_cpp.rms_norm_backward(x, dy, w, rstd)
+    assert dx.dtype == dtype and dw.dtype == dtype and dx.shape == x.shape and dw.shape == w.shape
+    xhat = x.double() * rstd.double()[:, None]
+    g = dy.double() * w.double()
+    dx_ref = (g - xhat * (g * xhat).mean(-1, keepdim=True)) * rstd.double()[:, None]
+    dw_ref = (dy.double() * xhat).sum(0)
+    tol = TOLERANCE[dtype]
+    torch.testing.assert_close(dx.double(), dx_ref, rtol=tol, atol=tol)
+    torch.testing.assert_close(dw.double(), dw_ref, rtol=tol, atol=tol * shape[0])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_autograd_matches_float64(mode):
+    x = torch.randn(6, 2, 24).requires_grad_()
+    w = torch.randn(24).requires_grad_()
+    dy = torch.randn(6, 2, 24)
+    cutile_cpp.rms_norm(x, w, 1e-5, mode=mode).backward(dy)
+    x64, w64 = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
+    reference(x64, w64, 1e-5).backward(dy.double())
+    torch.testing.assert_close(x.grad.double(), x64.grad, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(w.grad.double(), w64.grad, rtol=1e-4, atol=1e-4)
+
+
+def test_autograd_under_torch_compile():
+    x = torch.randn(8, 32).requires_grad_()
+    w = torch.randn(32).requires_grad_()
+    compiled = torch.compile(lambda a, b: cutile_cpp.rms_norm(a, b, 1e-6) * 2.0, backend="aot_eager", fullgraph=True)
+    compiled(x, w).sum().backward()
+    x64, w64 = x.detach().double().requires_grad_(), w.detach().double().requires_grad_()
+    (reference(x64, w64, 1e-6) * 2.0).sum().backward()
+    torch.testing.assert_close(x.grad.double(), x64.grad, rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(w.grad.double(), w64.grad, rtol=1e-4, atol=1e-4)
+
+
+def test_backward_with_an_offset_is_refused():
+    x = torch.randn(4, 8).requires_grad_()
+    y = cutile_cpp.rms_norm(x, torch.randn(8), 1e-5, offset=1.0)
+    with pytest.raises(NotImplementedError, match=r"cutile_cpp.rms_norm: no backward with a non-zero offset"):
+        y.sum().backward()
+
+
+def test_argument_checks():
+    x, w = torch.randn(4, 8), torch.randn(8)
+    with pytest.raises(TypeError, match=r"cutile_cpp.rms_norm: x has dtype torch.int32"):
+        cutile_cpp.rms_norm(torch.zeros(4, 8, dtype=torch.int32), w, 1e-5)
+    with pytest.raises(ValueError, match=r"cutile_cpp.rms_norm: weight must have shape \(8,\)"):
+        cutile_cpp.rms_norm(x, torch.randn(9), 1e-5)
+    with pytest.raises(TypeError, match=r"cutile_cpp.rms_norm: weight has dtype torch.float16, x torch.float32"):
+        cutile_cpp.rms_norm(x, w.half(), 1e-5)
+    with pytest.raises(ValueError, match=r"cutile_cpp.rms_norm: x is on meta"):
+        cutile_cpp.rms_norm(torch.zeros(4, 8, device="meta"), w, 1e-5)
+    with pytest.raises(ValueError, match=r"cutile_cpp.rms_norm: unknown mode 'fast'"):
+        cutile_cpp.rms_norm(x, w, 1e-5, mode="fast")
+    with pytest.raises(ValueError, match=r"cutile_cpp.rms_norm: rows of 40000 elements exceed"):
+        cutile_cpp.rms_norm(torch.randn(1, 40000), torch.randn(40000), 1e-5)
+    with pytest.raises(ValueError, match=r"cutile_cpp.rms_norm_backward: dy must match x"):
+        cutile_cpp.rms_norm_backward(x, torch.randn(4, 9), w, torch.ones(4))
+    with pytest.raises(TypeError, match=r"cutile_cpp.rms_norm_backward: rstd must be a float32"):
+        cutile_cpp.rms_norm_backward(x, x, w, torch.ones(4, dtype=torch.float16))
+    with pytest.raises(ValueError, match=r"cutile_cpp.rms_norm_backward: rstd must have 4 elements"):
+        cutile_cpp.rms_norm_backward(x, x, w, torch.ones(5))
+
+
+def _forward(abi, y, rstd, x, w, mode=0):
+    return abi.cutile_cpp_rms_norm(ref(y), ref(rstd), ref(x), ref(w), 1e-5, 0.0, mode, 0, None)
+
+
+def test_abi_errors(abi, status, desc):
+    x, y, w, rstd = desc([4, 8]), desc([4, 8]), desc([8]), desc([4])
+    assert _forward(abi, y, rstd, x, w, mode=7) == status.INVALID_ARGUMENT
+    assert "cutile_cpp_rms_norm" in last_error(abi) and "mode 7" in last_error(abi)
+    assert _forward(abi, y, desc([4], dtype="F16"), x, w) == status.UNSUPPORTED_DTYPE
+    assert "rstd" in last_error(abi)
+    assert _forward(abi, y, rstd, x, desc([8], dtype="BF16")) == status.DTYPE_MISMATCH
+    assert _forward(abi, y, rstd, x, desc([9])) == status.SHAPE_MISMATCH
+    assert "weight" in last_error(abi) and "row length" in last_error(abi)
+    assert _forward(abi, y, desc([5]), x, w) == status.SHAPE_MISMATCH
+    assert "rstd" in last_error(abi) and "one per row" in last_error(abi)
+    assert _forward(abi, y, rstd, x, desc([8, 1])) == status.RANK_MISMATCH
+    assert _forward(abi, desc([4, 40000]), rstd, desc([4, 40000]), desc([40000])) == status.UNSUPPORTED_SHAPE
+    dx, part, dy = desc([4, 8]), desc([2, 4]), desc([4, 8])
+    code = abi.cutile_cpp_rms_norm_backward(ref(dx), ref(part), ref(dy), ref(x), ref(w), ref(rstd), 0, None)
+    assert code == status.SHAPE_MISMATCH and "dw_partial" in last_error(abi)
+    code = abi.cutile_cpp_rms_norm_backward(
+        ref(dx), ref(desc([2, 8], dtype="F16")), ref(dy), ref(x), ref(w), ref(rstd), 0, None
+    )
+    assert code == status.UNSUPPORTED_DTYPE and "dw_partial" in last_error(abi)
+
+
+def test_aliasing_output_is_refused(abi, status):
+    x = torch.randn(4, 8)
+    w = torch.randn(8)
+    rstd = torch.empty(4)
+    with pytest.raises(cutile_cpp.CutileCppError, match="ALIASING|overlap"):
+        _norm_common.call("cutile_cpp_rms_norm", [x, rstd, x, w], ["y", "rstd", "x", "weight"], 1e-5, 0.0, 0)
+
+
+# ---- GPU: TileGym's configurations and tolerances (tests/ops/test_rms_norm.py, experimental backward)
+
+GPU_FORWARD = [
+    (256, 256, torch.float16),
+    (256, 768, torch.float16),
+    (256, 18432, torch.float16),
+    (4096, 2**8, torch.bfloat16),
+    (31072, 4096, torch.bfloat16),
+    (256, 256, torch.float32),
+]
+
+
+@needs_gpu
+@pytest.mark.parametrize("m, n, dtype", GPU_FORWARD)
+@pytest.mark.parametrize("mode", MODES)
+def test_gpu_forward_matches_torch(m, n, dtype, mode):
+    if mode in ("static_persistent", None) and n > 16384:
+        pytest.skip("TileGym skips static_persistent above 16384 columns")
+    x = torch.rand((m, n), dtype=dtype, device="cuda").mul_(0.5).add_(-2.3)
+    w = torch.randn(n, dtype=dtype, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    rstd = torch.full((m,), float("nan"), device="cuda")
+    code = {None: 0, "static_persistent": 1, "multi_wave_reload": 2, "multi_wave_cached": 3}[mode]
+    _norm_common.call("cutile_cpp_rms_norm", [y, rstd, x, w], ["y", "rstd", "x", "weight"], 1e-5, 0.0, code)
+    torch.cuda.synchronize()
+    variance = x.float().pow(2).mean(-1, keepdim=True)
+    expected = w * (x * torch.rsqrt(variance + 1e-5)).to(dtype)  # TileGym's (Hugging Face) reference
+    torch.testing.assert_close(y, expected, rtol=0.0, atol=5e-2)
+    torch.testing.assert_close(rstd, torch.rsqrt(variance.squeeze(-1) + 1e-5), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(cutile_cpp.rms_norm(x, w, 1e-5, mode=mode), expected, rtol=0.0, atol=5e-2)
+
+
+@needs_gpu
+@pytest.mark.parametrize(
+    "m, n, dtype",
+    [
+        (256, 256, torch.float16),
+        (4096, 2**8, torch.bfloat16),
+        (31072, 4096, torch.bfloat16),
+        (256, 256, torch.float32),
+        (2003, 2001, torch.float16),
+    ],
+)
+def test_gpu_standalone_backward_matches_torch(m, n, dtype):
+    import cutile_cpp.tilegym as plugin
+
+    module = plugin.get_rms_norm_module()
+    x = torch.rand((m, n), dtype=dtype, device="cuda").mul_(0.5).add_(-2.3)
+    w = torch.randn(n, dtype=dtype, device="cuda")
+    dy = torch.randn((m, n), dtype=dtype, device="cuda")
+    rstd = module.compute_rstd_torch(x, 1e-5)
+    dx, dw = module.rms_norm_backward(x, dy, w, rstd)
+    dx_ref, dw_ref = module.rms_norm_backward_torch(x, dy, w, rstd)
+    torch.testing.assert_close(dx, dx_ref, rtol=0.0, atol=5e-2)
+    torch.testing.assert_close(dw, dw_ref, rtol=0.0, atol=5e-2)
+
+
+@needs_gpu
+@pytest.mark.parametrize("m, n, dtype", [(256, 256, torch.float16), (4096, 256, torch.bfloat16), (256, 256, torch.float32)])
+@pytest.mark.parametrize("mode", MODES)
+def test_gpu_autograd_matches_torch(m, n, dtype, mode):
+    x = torch.rand((m, n), dtype=dtype, device="cuda").mul_(0.5).add_(-2.3)
+    w = torch.randn(n, dtype=dtype, device="cuda")
+    dy = torch.randn((m, n), dtype=dtype, device="cuda")
+    xc, wc = x.clone().requires_grad_(), w.clone().requires_grad_()
+    cutile_cpp.rms_norm(xc, wc, 1e-5, mode=mode).backward(dy)
+    xr, wr = x.clone().requires_grad_(), w.clone().requires_grad_()
+    xf = xr.float()
+    ((xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-5)) * wr.float()).to(dtype).backward(dy)
+    torch.testing.assert_close(xc.grad, xr.grad, rtol=1e-2, atol=1e-2)
+    torch.testing.assert_close(wc.grad, wr.grad, rtol=1e-2, atol=1e-2)
