@@ -43,7 +43,9 @@ void rotate(const Out<E, Shape<1, TILE_H, 2 * TILE_RD>>& x, const Tile<float, Sh
   auto t = cast<float>(reshape<Shape<TILE_H, 2, TILE_RD>>(x.load(pad::zero)));  // (TILE_H, 2, TILE_RD)
   auto x1 = extract<Half>(t, {zero, zero, zero});                               // (TILE_H, 1, TILE_RD)
   auto x2 = extract<Half>(t, {zero, one, zero});                                // (TILE_H, 1, TILE_RD)
-  auto y = cat<1>(x1 * c - x2 * s, x2 * c + x1 * s);                            // (TILE_H, 2, TILE_RD)
+  auto cb = broadcast_to<Half>(c), sb = broadcast_to<Half>(s);                  // (TILE_H, 1, TILE_RD)
+  // A multiply and a fused multiply-add per half, as cuTile Python contracts x1·cos − x2·sin.
+  auto y = cat<1>(fma(x1, cb, -(x2 * sb)), fma(x2, cb, x1 * sb));  // (TILE_H, 2, TILE_RD)
   x.store(cast<E>(reshape<Shape<1, TILE_H, 2 * TILE_RD>>(y)));
 }
 
