@@ -8,7 +8,7 @@
 # Needs a configured and built tree (cmake --preset default && cmake --build build) and tileiras
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
-#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax, matmul, attention)
+#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax, matmul, attention, rope)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -55,8 +55,15 @@ case $op in
     gen_kernel=fmha
     primary=fmha
     ;;
+  rope)
+    [[ $(config H_kv) == None || $(config H_kv) == "$(config H)" ]] || { echo "error: rope dumps H_kv = H" >&2; exit 1; }
+    dump rope "$(config dtype)" "$(config H)" "$(config S)" "$(config D)"
+    gen=$work/gen/rope.tileirbc
+    gen_kernel=rope
+    primary=rope
+    ;;
   *)
-    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention" >&2
+    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention, rope" >&2
     exit 1
     ;;
 esac
