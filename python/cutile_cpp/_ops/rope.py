@@ -78,12 +78,12 @@ def _check(q, k, cos, sin) -> None:
             f"cutile_cpp.rope: cos and sin must share a shape (S, R) or (1 | B, S, R), got {tuple(cos.shape)} "
             f"and {tuple(sin.shape)}"
         )
-    if len({t.dtype for t in (q, k, cos, sin)}) != 1:
+    if not q.dtype == k.dtype == cos.dtype == sin.dtype:
         raise TypeError(
             f"cutile_cpp.rope: q, k, cos and sin must share a dtype, got {q.dtype}, {k.dtype}, {cos.dtype} "
             f"and {sin.dtype}"
         )
-    if len({t.device for t in (q, k, cos, sin)}) != 1:
+    if not q.device == k.device == cos.device == sin.device:
         raise ValueError(
             f"cutile_cpp.rope: q, k, cos and sin must be on one device, got {q.device}, {k.device}, "
             f"{cos.device} and {sin.device}"
