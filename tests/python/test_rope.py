@@ -112,6 +112,24 @@ def test_rope_opcheck_on_the_cpu_interpreter():
     torch.library.opcheck(torch.ops.cutile_cpp.rope.default, (q.requires_grad_(True), k, cos, sin, 16))
 
 
+def test_rope_under_torch_compile_on_the_cpu_interpreter():
+    # aot_eager: dynamo and AOTAutograd trace the custom ops (forward, backward, in-place write-back).
+    q, k = heads_view(2, 5, 4, 32, torch.float32), heads_view(2, 5, 2, 32, torch.float32)
+    cos, sin = tables(2, 5, 32, torch.float32, per_batch=True)
+    rotated = torch.compile(lambda q, k, c, s: cutile_cpp.rope(q, k, c, s), fullgraph=True, backend="aot_eager")
+    q_grad, k_grad = q.clone().requires_grad_(True), k.clone().requires_grad_(True)
+    out_q, out_k = rotated(q_grad, k_grad, cos, sin)
+    torch.testing.assert_close(out_q.double(), reference(q, cos, sin, 32), atol=2e-6, rtol=2e-6)
+    (out_q.sum() + out_k.sum()).backward()
+    want_grad = reference(torch.ones_like(q), cos, -sin, 32)
+    torch.testing.assert_close(q_grad.grad.double(), want_grad, atol=2e-6, rtol=2e-6)
+    q_in, k_in = q.clone(), k.clone()
+    with torch.no_grad():
+        rotated(q_in, k_in, cos, sin)
+    torch.testing.assert_close(q_in.double(), reference(q, cos, sin, 32), atol=2e-6, rtol=2e-6)
+    torch.testing.assert_close(k_in.double(), reference(k, cos, sin, 32), atol=2e-6, rtol=2e-6)
+
+
 def test_rope_argument_checks():
     q, k = heads_view(1, 4, 2, 16, torch.float32), heads_view(1, 4, 2, 16, torch.float32)
     cos, sin = tables(1, 4, 16, torch.float32)
