@@ -9,9 +9,8 @@
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
 #   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]
-#          (OP: softmax, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu)
-#   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]     (OP: softmax, matmul, attention, rms_norm,
-#                                                                  layer_norm_legacy, persistent_layer_norm)
+#          (OP: softmax, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu, rms_norm,
+#           layer_norm_legacy, persistent_layer_norm, rope)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -99,9 +98,16 @@ case $op in
     gen_kernel=persistent_layer_norm
     primary=persistent
     ;;
+  rope)
+    [[ $(config H_kv) == None || $(config H_kv) == "$(config H)" ]] || { echo "error: rope dumps H_kv = H" >&2; exit 1; }
+    dump rope "$(config dtype)" "$(config H)" "$(config S)" "$(config D)"
+    gen=$work/gen/rope.tileirbc
+    gen_kernel=rope
+    primary=rope
+    ;;
   *)
     echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention, relu, gelu," \
-      "geglu, silu_and_mul, swiglu" >&2
+      "geglu, silu_and_mul, swiglu, rms_norm, layer_norm_legacy, persistent_layer_norm, rope" >&2
     exit 1
     ;;
 esac

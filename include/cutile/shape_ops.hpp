@@ -9,15 +9,15 @@ namespace cutile {
 
 /// The same elements in row-major order, seen as shape `To`.
 template <ShapeType To, Element E, TileShape S>
-  requires TileShape<To> && (num_elements<To> == num_elements<S>)
-Tile<E, To> reshape(const Tile<E, S>& x, std::source_location where = std::source_location::current()) {
+requires TileShape<To> &&(num_elements<To> == num_elements<S>)
+    Tile<E, To> reshape(const Tile<E, S>& x, std::source_location where = std::source_location::current()) {
   return Tile<E, To>(detail::trace_at(where).reshape(x.value(), To::vector()));
 }
 
 /// A unit dimension inserted before axis A.
 template <size_t A, Element E, TileShape S>
-  requires(A <= S::rank)
-Tile<E, insert_axis<S, A>> expand_dims(const Tile<E, S>& x, std::source_location where = std::source_location::current()) {
+requires(A <= S::rank) Tile<E, insert_axis<S, A>> expand_dims(
+    const Tile<E, S>& x, std::source_location where = std::source_location::current()) {
   return reshape<insert_axis<S, A>>(x, where);
 }
 
@@ -39,9 +39,9 @@ constexpr bool is_permutation() {
 
 /// Result dimension i is source dimension P[i].
 template <size_t... P, Element E, TileShape S>
-  requires(sizeof...(P) == S::rank && S::rank >= 2 && detail::is_permutation<P...>())
-Tile<E, detail::permuted_shape<S, P...>> permute(const Tile<E, S>& x,
-                                                 std::source_location where = std::source_location::current()) {
+requires(sizeof...(P) == S::rank && S::rank >= 2 && detail::is_permutation<P...>())
+    Tile<E, detail::permuted_shape<S, P...>> permute(
+        const Tile<E, S>& x, std::source_location where = std::source_location::current()) {
   return Tile<E, detail::permuted_shape<S, P...>>(
       detail::trace_at(where).permute(x.value(), {static_cast<int64_t>(P)...}));
 }
@@ -66,12 +66,13 @@ using cat_shape = typename shape_from_array<concatenated_dims<A, SA, SB>()>::typ
 
 /// a and b joined along axis A; all other extents agree, and the joined extent is a power of two.
 template <size_t A, Element E, TileShape SA, TileShape SB>
-  requires(detail::concatenable<A, SA, SB>() && TileShape<detail::cat_shape<A, SA, SB>>)
-Tile<E, detail::cat_shape<A, SA, SB>> cat(const Tile<E, SA>& a, const Tile<E, SB>& b,
-                                          std::source_location where = std::source_location::current()) {
+requires(detail::concatenable<A, SA, SB>() && TileShape<detail::cat_shape<A, SA, SB>>)
+    Tile<E, detail::cat_shape<A, SA, SB>> cat(const Tile<E, SA>& a, const Tile<E, SB>& b,
+                                              std::source_location where = std::source_location::current()) {
   using R = detail::cat_shape<A, SA, SB>;
-  return Tile<E, R>(detail::trace_at(where).create_value(ir::Opcode::cat, tile_ir_type<E, R>(), {a.value(), b.value()},
-                                                          {{"dim", ir::Attribute::i32(static_cast<int64_t>(A))}}));
+  return Tile<E, R>(
+      detail::trace_at(where).create_value(ir::Opcode::cat, tile_ir_type<E, R>(), {a.value(), b.value()},
+                                           {{"dim", ir::Attribute::i32(static_cast<int64_t>(A))}}));
 }
 
 namespace detail {
@@ -86,17 +87,21 @@ constexpr bool divides() {
 
 /// Sub-tile number `index` (in units of R, one index per dimension) of x; R's extents divide x's.
 template <ShapeType R, Element E, TileShape S>
-  requires TileShape<R> && (detail::divides<R, S>())
-Tile<E, R> extract(const Tile<E, S>& x, std::array<Int, S::rank> index,
-                   std::source_location where = std::source_location::current()) {
-  std::vector<ir::Value*> operands = {x.value()};
-  for (const Int& i : index) operands.push_back(i.value());
-  return Tile<E, R>(detail::trace_at(where).create_value(ir::Opcode::extract, tile_ir_type<E, R>(), operands, {}));
+requires TileShape<R> &&(detail::divides<R, S>())
+    Tile<E, R> extract(const Tile<E, S>& x, std::array<Int, S::rank> index,
+                       std::source_location where = std::source_location::current()) {
+  std::vector<ir::Value*> indices;  // one variadic operand group: the source, then all the indices
+  for (const Int& i : index) indices.push_back(i.value());
+  return Tile<E, R>(
+      detail::trace_at(where)
+          .create(ir::Opcode::extract, {tile_ir_type<E, R>()}, {{x.value()}, std::move(indices)})
+          .result(0));
 }
 
 /// Swaps the two dimensions of a 2-D tile.
 template <Element E, int64_t M, int64_t N>
-Tile<E, Shape<N, M>> transpose(const Tile<E, Shape<M, N>>& x, std::source_location where = std::source_location::current()) {
+Tile<E, Shape<N, M>> transpose(const Tile<E, Shape<M, N>>& x,
+                               std::source_location where = std::source_location::current()) {
   return permute<1, 0>(x, where);
 }
 

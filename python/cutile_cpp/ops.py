@@ -22,6 +22,7 @@ from ._ops.layer_norm_legacy import layer_norm_legacy
 from ._ops.persistent_layer_norm import persistent_layer_norm
 from ._ops.relu import relu
 from ._ops.rms_norm import rms_norm, rms_norm_backward
+from ._ops.rope import rope
 from ._ops.silu_and_mul import silu_and_mul
 from ._ops.softmax import softmax
 from ._ops.swiglu import swiglu
@@ -35,6 +36,7 @@ __all__ = [
     "relu",
     "rms_norm",
     "rms_norm_backward",
+    "rope",
     "silu_and_mul",
     "softmax",
     "swiglu",

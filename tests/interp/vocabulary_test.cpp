@@ -45,9 +45,24 @@ TEST(CpuVocabulary, CatAndExtract) {
       joined[static_cast<size_t>(16 + e)] = at(t * 32 + e);
     }
     for (int64_t e = 0; e < 32 && t * 32 + e < 100; ++e)
-      EXPECT_FLOAT_EQ(hy[static_cast<size_t>(t * 32 + e)], joined[static_cast<size_t>(e)] + joined[static_cast<size_t>(8 + e % 8)])
+      EXPECT_FLOAT_EQ(hy[static_cast<size_t>(t * 32 + e)],
+                      joined[static_cast<size_t>(e)] + joined[static_cast<size_t>(8 + e % 8)])
           << t << ", " << e;
   }
+}
+
+TEST(CpuVocabulary, ExtractOfARank3TileTakesOneIndexPerDimension) {
+  const ct::Device cpu = ct::Device::cpu();
+  auto x = ct::randn<float>({20, 32}, cpu, 22);
+  auto y = ct::empty<float>({20, 32}, cpu);  // ragged rows: the last tile row is clipped
+  ct::launch(k::swap_column_halves, y.partition({8, 16}), x).sync();
+  const std::vector<float> hx = x.to_host(), hy = y.to_host();
+  for (int64_t r = 0; r < 20; ++r)
+    for (int64_t c = 0; c < 32; ++c) {
+      const int64_t source = c / 16 * 16 + (c % 16 + 8) % 16;  // the other half of the same 16-column tile
+      EXPECT_EQ(hy[static_cast<size_t>(r * 32 + c)], hx[static_cast<size_t>(r * 32 + source)])
+          << r << ", " << c;
+    }
 }
 
 TEST(CpuVocabulary, ArgmaxAndArgminPickTheFirstExtreme) {
@@ -102,18 +117,21 @@ TEST(CpuVocabulary, BatchedMmaMatchesFloat64) {
         for (int64_t p = 0; p < std::min<int64_t>(kk, 32); ++p)  // one K tile of 32: the kernel does not loop
           ref += ct::from_element(ha[static_cast<size_t>((b * m + i) * kk + p)]) *
                  ct::from_element(hw[static_cast<size_t>((b * kk + p) * n + j)]);
-        EXPECT_NEAR(hy[static_cast<size_t>((b * m + i) * n + j)], ref, 1e-3 * (1 + std::abs(ref))) << b << i << j;
+        EXPECT_NEAR(hy[static_cast<size_t>((b * m + i) * n + j)], ref, 1e-3 * (1 + std::abs(ref)))
+            << b << i << j;
       }
 }
 
 TEST(CpuVocabulary, LogicalAndBitwiseNot) {
   const ct::Device cpu = ct::Device::cpu();
-  std::vector<int32_t> values = {-5, -1, 0, 1, 7, -100, 42, INT32_MIN, INT32_MAX, -2, 3, -3, 9, -9, 11, -11, 13};
+  std::vector<int32_t> values = {-5, -1, 0,  1, 7,  -100, 42,  INT32_MIN, INT32_MAX,
+                                 -2, 3,  -3, 9, -9, 11,   -11, 13};
   auto x = ct::from_host<int32_t>(values, {static_cast<int64_t>(values.size())}, cpu);
   auto y = ct::empty<int32_t>({static_cast<int64_t>(values.size())}, cpu);
   ct::launch(k::not_ops, y.partition({16}), x).sync();
   const std::vector<int32_t> got = y.to_host();
-  for (size_t i = 0; i < values.size(); ++i) EXPECT_EQ(got[i], values[i] < 0 ? ~values[i] : values[i]) << values[i];
+  for (size_t i = 0; i < values.size(); ++i)
+    EXPECT_EQ(got[i], values[i] < 0 ? ~values[i] : values[i]) << values[i];
 }
 
 }  // namespace

@@ -127,3 +127,62 @@ def test_layer_norms_dispatch_to_our_kernels():
     y, mean, rstd, block_d, num_warps = tilegym.ops.persistent_layer_norm(x, (48,), w, b, 1e-5, backend="cutile-cpp")
     assert y.shape == x.shape and mean.shape == rstd.shape == (14,) and (block_d, num_warps) == (64, 8)
     torch.testing.assert_close(y, torch.nn.functional.layer_norm(x, (48,), w, b, 1e-5), rtol=1.6e-2, atol=1.6e-2)
+
+
+def rope_tables(seq, rope_dim, device):
+    freqs = torch.arange(seq, dtype=torch.float64, device=device)[:, None] * 10000.0 ** (
+        -torch.arange(0, rope_dim, 2, dtype=torch.float64, device=device) / rope_dim
+    )
+    emb = torch.cat((freqs, freqs), dim=-1)[None]  # (1, S, R)
+    return emb.cos().float(), emb.sin().float()
+
+
+def rope_reference(x, cos, sin, rope_dim):
+    x, half = x.double(), rope_dim // 2
+    c, s = cos.double()[:, None, :, :half], sin.double()[:, None, :, :half]
+    x1, x2 = x[..., :half], x[..., half:rope_dim]
+    return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s, x[..., rope_dim:]), dim=-1)
+
+
+def test_apply_rope_base_dispatches_to_our_kernel_in_place():
+    device = "cuda" if GPU_COUNT else "cpu"
+    q = torch.randn(2, 6, 4, 32, device=device).transpose(1, 2)  # TileGym's (B, H, S, D) views
+    k = torch.randn(2, 6, 2, 32, device=device).transpose(1, 2)
+    cos, sin = rope_tables(6, 32, device)
+    want_q, want_k = rope_reference(q, cos, sin, 32), rope_reference(k, cos, sin, 32)
+    out_q, out_k = tilegym.ops.apply_rope_base(q, k, cos, sin, backend="cutile-cpp")
+    assert out_q is q and out_k is k
+    torch.testing.assert_close(q.double(), want_q, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(k.double(), want_k, atol=1e-5, rtol=1e-5)
+
+    cos16, sin16 = rope_tables(6, 16, device)
+    want_q = rope_reference(q, cos16, sin16, 16)
+    tilegym.ops.apply_rope_base(q, k, cos16, sin16, partial_rotary_factor=0.5, backend="cutile-cpp")
+    torch.testing.assert_close(q.double(), want_q, atol=1e-5, rtol=1e-5)
+    with pytest.raises(ValueError, match=r"cos has 32 columns; head_dim 32 with partial_rotary_factor 0.5 rotates 16"):
+        tilegym.ops.apply_rope_base(q, k, cos, sin, partial_rotary_factor=0.5, backend="cutile-cpp")
+
+
+def test_get_apply_rope_func_per_model():
+    device = "cuda" if GPU_COUNT else "cpu"
+    get = dispatcher._REGISTRY["get_apply_rope_func"]["cutile-cpp"]
+    for model in ("llama", "qwen2", "gemma3", "gpt-oss"):
+        assert get(model) is plugin.apply_rope_base
+    with pytest.raises(ValueError, match="Unsupported model: gpt-2"):
+        get("gpt-2")
+
+    q, k = torch.randn(1, 2, 5, 64, device=device), torch.randn(1, 1, 5, 64, device=device)
+    cos, sin = rope_tables(5, 16, device)
+    want_q = rope_reference(q, cos, sin, 16)
+    get("qwen3_5")(q, k, cos, sin)  # a quarter of the head dims rotate
+    torch.testing.assert_close(q.double(), want_q, atol=1e-5, rtol=1e-5)
+
+    # DeepSeek: interleaved (re, im) pairs times e^{iθ}; the result comes back as (re..., im...) halves.
+    angles = torch.arange(5, dtype=torch.float64, device=device)[:, None] * torch.linspace(0.1, 1, 16, device=device)
+    freqs_cis = torch.polar(torch.ones_like(angles), angles).to(torch.complex64)  # (S, D/2)
+    q, k = torch.randn(1, 2, 5, 32, device=device), torch.randn(1, 1, 5, 32, device=device)
+    pairs = [torch.view_as_complex(x.double().reshape(*x.shape[:-1], 16, 2).contiguous()) for x in (q, k)]
+    want = [p * freqs_cis.to(torch.complex128) for p in pairs]
+    got = get("deepseek")(q, k, freqs_cis)
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g.double(), torch.cat((w.real, w.imag), dim=-1), atol=1e-5, rtol=1e-5)

@@ -20,32 +20,46 @@ inline void collatz_steps(ct::Out<int32_t, ct::Shape<1>> steps, ct::In<int32_t, 
   auto [i] = steps.tile_index();
   const ct::Int start = ct::reshape<ct::Shape<>>(x.load(ct::tile<1>, {i}));
   auto [n, count] = ct::while_(
-      std::tuple{start, ct::Int(ct::full<int32_t>(0))}, [](std::tuple<ct::Int, ct::Int> s) { return std::get<0>(s) != 1; },
+      std::tuple{start, ct::Int(ct::full<int32_t>(0))},
+      [](std::tuple<ct::Int, ct::Int> s) { return std::get<0>(s) != 1; },
       [](std::tuple<ct::Int, ct::Int> s) {
         auto [v, c] = s;
-        ct::Int next = ct::cond(v % 2 == 0, [&] { return v / 2; }, [&] { return v * 3 + 1; });
+        ct::Int next = ct::cond(
+            v % 2 == 0, [&] { return v / 2; }, [&] { return v * 3 + 1; });
         return std::tuple{next, c + 1};
       });
   steps.store(ct::reshape<ct::Shape<1>>(count));
 }
 
-// y's tile i is x's tiles 2i+1 and 2i swapped (cat), then its second quarter (extract) added to every quarter.
+// y's tile i is x's tiles 2i+1 and 2i swapped (cat), then its second quarter (extract) added to every
+// quarter.
 inline void swap_halves(ct::Out<float, ct::Shape<32>> y, ct::In<float, Dyn> x) {
   auto [i] = y.tile_index();
-  auto first = x.load(ct::tile<16>, {i * 2}, ct::pad::zero);       // (16)
-  auto second = x.load(ct::tile<16>, {i * 2 + 1}, ct::pad::zero);  // (16)
-  auto joined = ct::cat<0>(second, first);                         // (32)
-  auto quarter = ct::extract<ct::Shape<8>>(joined, {ct::Int(ct::full<int32_t>(1))});  // (8)
+  auto first = x.load(ct::tile<16>, {i * 2}, ct::pad::zero);                                     // (16)
+  auto second = x.load(ct::tile<16>, {i * 2 + 1}, ct::pad::zero);                                // (16)
+  auto joined = ct::cat<0>(second, first);                                                       // (32)
+  auto quarter = ct::extract<ct::Shape<8>>(joined, {ct::Int(ct::full<int32_t>(1))});             // (8)
   auto quarters = ct::reshape<ct::Shape<4, 8>>(joined) + ct::reshape<ct::Shape<1, 8>>(quarter);  // (4, 8)
   y.store(ct::reshape<ct::Shape<32>>(quarters));
+}
+
+// y's tile is x's (8, 16) tile with its column halves swapped, through a 3-D extract per half (one index
+// per dimension) and cat.
+inline void swap_column_halves(ct::Out<float, ct::Shape<8, 16>> y, ct::In<float, Dyn2> x) {
+  auto [r, c] = y.tile_index();
+  auto t = ct::reshape<ct::Shape<8, 2, 8>>(x.load(ct::tile<8, 16>, {r, c}, ct::pad::zero));  // (8, 2, 8)
+  const ct::Int zero = ct::full<int32_t>(0), one = ct::full<int32_t>(1);
+  auto left = ct::extract<ct::Shape<8, 1, 8>>(t, {zero, zero, zero});  // (8, 1, 8)
+  auto right = ct::extract<ct::Shape<8, 1, 8>>(t, {zero, one, zero});  // (8, 1, 8)
+  y.store(ct::reshape<ct::Shape<8, 16>>(ct::cat<1>(right, left)));
 }
 
 // Per row of a (4, 64) tile: the positions of its largest and smallest elements.
 inline void row_arg_extremes(ct::Out<int32_t, ct::Shape<4, 2>> out, ct::In<float, Dyn2> x) {
   auto [r, c] = out.tile_index();
-  auto v = x.load(ct::tile<4, 64>, {r, 0}, ct::pad::nan);                            // (4, 64)
-  auto hi = ct::reshape<ct::Shape<4, 1>>(ct::argmax(v, ct::axis<1>));                // (4, 1)
-  auto lo = ct::reshape<ct::Shape<4, 1>>(ct::argmin(v, ct::axis<1>));                // (4, 1)
+  auto v = x.load(ct::tile<4, 64>, {r, 0}, ct::pad::nan);              // (4, 64)
+  auto hi = ct::reshape<ct::Shape<4, 1>>(ct::argmax(v, ct::axis<1>));  // (4, 1)
+  auto lo = ct::reshape<ct::Shape<4, 1>>(ct::argmin(v, ct::axis<1>));  // (4, 1)
   out.store(ct::cat<1>(hi, lo));
 }
 
@@ -53,17 +67,18 @@ inline void row_arg_extremes(ct::Out<int32_t, ct::Shape<4, 2>> out, ct::In<float
 inline void row_scans(ct::Out<float, ct::Shape<4, 64>> y, ct::In<float, Dyn2> x) {
   auto [r, c] = y.tile_index();
   auto v = x.load(ct::tile<4, 64>, {r, c}, ct::pad::zero);  // (4, 64)
-  auto from_right =
-      ct::scan(v, ct::axis<1>, ct::reverse, -INFINITY, [](auto a, auto b) { return ct::maximum(a, b); });  // (4, 64)
+  auto from_right = ct::scan(v, ct::axis<1>, ct::reverse, -INFINITY,
+                             [](auto a, auto b) { return ct::maximum(a, b); });  // (4, 64)
   y.store(ct::cumsum(v, ct::axis<1>) + from_right);
 }
 
 // acc[b] = a[b] @ w[b] for 2 batches of 16 x 32 by 32 x 16 (f16 operands, f32 accumulator).
-inline void batched_matmul(ct::Out<float, ct::Shape<2, 16, 16>> y, ct::In<ct::f16, ct::Shape<ct::dyn, ct::dyn, ct::dyn>> a,
+inline void batched_matmul(ct::Out<float, ct::Shape<2, 16, 16>> y,
+                           ct::In<ct::f16, ct::Shape<ct::dyn, ct::dyn, ct::dyn>> a,
                            ct::In<ct::f16, ct::Shape<ct::dyn, ct::dyn, ct::dyn>> w) {
   auto [b, i, j] = y.tile_index();
-  y.store(ct::mma(a.load(ct::tile<2, 16, 32>, {b, i, 0}, ct::pad::zero), w.load(ct::tile<2, 32, 16>, {b, 0, j}, ct::pad::zero),
-                  ct::zeros<float, 2, 16, 16>()));
+  y.store(ct::mma(a.load(ct::tile<2, 16, 32>, {b, i, 0}, ct::pad::zero),
+                  w.load(ct::tile<2, 32, 16>, {b, 0, j}, ct::pad::zero), ct::zeros<float, 2, 16, 16>()));
 }
 
 // Logical not on a mask, bitwise not on integers: y = x where !(x < 0) else ~x.
@@ -75,12 +90,34 @@ inline void not_ops(ct::Out<int32_t, ct::Shape<16>> y, ct::In<int32_t, Dyn> x) {
 
 inline std::vector<TracedKernel> all() {
   return {
-      {"collatz_steps", [] { return trace_with(&collatz_steps, {contiguous(1), contiguous(1)}); }},
-      {"swap_halves", [] { return trace_with(&swap_halves, {contiguous(1), contiguous(1)}); }},
-      {"row_arg_extremes", [] { return trace_with(&row_arg_extremes, {contiguous(2), contiguous(2)}); }},
-      {"row_scans", [] { return trace_with(&row_scans, {contiguous(2), contiguous(2)}); }},
-      {"batched_matmul", [] { return trace_with(&batched_matmul, {contiguous(3), contiguous(3), contiguous(3)}); }},
-      {"not_ops", [] { return trace_with(&not_ops, {contiguous(1), contiguous(1)}); }},
+      {"collatz_steps",
+       [] {
+         return trace_with(&collatz_steps, {contiguous(1), contiguous(1)});
+       }},
+      {"swap_halves",
+       [] {
+         return trace_with(&swap_halves, {contiguous(1), contiguous(1)});
+       }},
+      {"swap_column_halves",
+       [] {
+         return trace_with(&swap_column_halves, {contiguous(2), contiguous(2)});
+       }},
+      {"row_arg_extremes",
+       [] {
+         return trace_with(&row_arg_extremes, {contiguous(2), contiguous(2)});
+       }},
+      {"row_scans",
+       [] {
+         return trace_with(&row_scans, {contiguous(2), contiguous(2)});
+       }},
+      {"batched_matmul",
+       [] {
+         return trace_with(&batched_matmul, {contiguous(3), contiguous(3), contiguous(3)});
+       }},
+      {"not_ops",
+       [] {
+         return trace_with(&not_ops, {contiguous(1), contiguous(1)});
+       }},
   };
 }
 

@@ -12,6 +12,8 @@
 //   ... dsl_dump rms_norm M N              bf16, N ≤ 4096 < 2N: the three forward schedules and the backward
 //   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (column tile 2048 or 4096 as TileGym picks)
 //   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 8 worker warps
+//   ... dsl_dump rope DTYPE H S D          one batch of contiguous (B, H, S, D) q and k (H heads each),
+//                                          full rotation, occupancy 9, as cutile_cpp_rope launches it
 // (the configurations of TileGym's benchmark kernels in tests/data/reference/tilegym).
 #include <cmath>
 #include <cstdio>
@@ -30,6 +32,7 @@
 #include "normalization/layer_norm_legacy.hpp"
 #include "normalization/persistent_layer_norm.hpp"
 #include "normalization/rms_norm.hpp"
+#include "positional/rope.hpp"
 #include "program_main.hpp"
 
 namespace {
@@ -277,6 +280,27 @@ void persistent_layer_norm(int64_t m, int64_t n) {
                           y.partition({8, 1024}), mean.partition({8}), rstd.partition({8}), x, w, b, 1e-6f));
 }
 
+// The head tile and half width cutile_cpp_rope picks: the next powers of two of H and D/2.
+template <ct::Element E, int64_t TILE_H = 1, int64_t TILE_RD = 8>
+void rope(int64_t heads, int64_t seq, int64_t head_dim) {
+  if constexpr (TILE_H < 128) {
+    if (heads > TILE_H) return rope<E, TILE_H * 2, TILE_RD>(heads, seq, head_dim);
+  }
+  if constexpr (TILE_RD < 128) {
+    if (head_dim / 2 > TILE_RD) return rope<E, TILE_H, TILE_RD * 2>(heads, seq, head_dim);
+  }
+  if (heads > TILE_H || head_dim != 2 * TILE_RD)
+    throw ct::UserError("dsl_dump: rope takes H <= 128 and D = 2^n in [16, 256]");
+  // cutile_cpp_rope's (S, H, D) view of one batch of a contiguous (B, H, S, D) tensor.
+  auto q = ct::Tensor<E>::meta({seq, heads, head_dim}, {head_dim, seq * head_dim, 1});
+  auto k = ct::Tensor<E>::meta({seq, heads, head_dim}, {head_dim, seq * head_dim, 1});
+  ct::LaunchOptions options;
+  options.hints.occupancy = 9;
+  report(ct::compile_only("sm_90", options, ct::kernels::rope<E, TILE_H, TILE_H, TILE_RD>,
+                          q.partition({1, TILE_H, 2 * TILE_RD}), k.partition({1, TILE_H, 2 * TILE_RD}),
+                          ct::Tensor<E>::meta({1, seq, head_dim}), ct::Tensor<E>::meta({1, seq, head_dim}), seq));
+}
+
 int run(int argc, char** argv) {
   const std::string op = argc > 1 ? argv[1] : "";
   if (activation(op, argc, argv)) return 0;
@@ -300,10 +324,20 @@ int run(int argc, char** argv) {
     fmha(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]));
     return 0;
   }
+  if (argc == 6 && op == "rope") {
+    const std::string dtype = argv[2];
+    const int64_t heads = std::stoll(argv[3]), seq = std::stoll(argv[4]), head_dim = std::stoll(argv[5]);
+    if (dtype == "f32") rope<float>(heads, seq, head_dim);
+    else if (dtype == "f16") rope<ct::f16>(heads, seq, head_dim);
+    else if (dtype == "bf16") rope<ct::bf16>(heads, seq, head_dim);
+    else throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
+    return 0;
+  }
   if (argc != 5 || op != "softmax")
     throw ct::UserError(
         "usage: dsl_dump softmax DTYPE ROWS COLS | matmul M N K | persistent_matmul M N K | fmha B H S | relu DTYPE N | "
-        "gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | swiglu DTYPE ROWS N");
+        "gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | swiglu DTYPE ROWS N | rms_norm M N | "
+        "layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE H S D");
   const std::string dtype = argv[2];
   const int64_t rows = std::stoll(argv[3]);
   const int64_t cols = std::stoll(argv[4]);

@@ -211,6 +211,21 @@ CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(
 
 /* ---- dropout and rope ---- */
 
+/* Rotary position embedding (HuggingFace Llama form), in place on q and k, for i < R/2 (R = rope_dim):
+ *   x[..., i] <- x[..., i]·cos[i] - x[..., i + R/2]·sin[i]
+ *   x[..., i + R/2] <- x[..., i + R/2]·cos[i] + x[..., i]·sin[i]
+ * with cos/sin the row of the position (and of the batch, for a per-batch table); head dims R and beyond
+ * are not touched; only the first R/2 columns of cos and sin are read (their halves repeat). Computed in
+ * f32. The backward is the same call on the gradients with -sin.
+ * q: (B, Hq, S, D), k: (B, Hk, S, D), read and written (outputs); cos, sin: (S, W) or (1 | B, S, W) with
+ * W >= R/2; all one dtype (f32, f16 or bf16), any strides. R even and <= D (else INVALID_ARGUMENT), R/2 a
+ * power of two in [8, 128] and max(Hq, Hk) <= 128 (else UNSUPPORTED_SHAPE). One launch when both q and k
+ * have batch stride S times their position stride (e.g. transposes of (B, S, H, D) buffers), or B = 1, or
+ * S = 1; else one launch per batch. */
+CUTILE_CPP_API int32_t cutile_cpp_rope(const cutile_cpp_tensor* q, const cutile_cpp_tensor* k,
+                                       const cutile_cpp_tensor* cos, const cutile_cpp_tensor* sin, int64_t rope_dim,
+                                       int32_t device_id, void* stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,316 @@
+"""cutile_cpp.rope: in place on q and k, against a float64 reference on the CPU interpreter (small shapes,
+every dtype, TileGym's layouts and partial rotation) and against transformers / PyTorch on the GPU at
+TileGym's test configurations and tolerances, forward and backward; argument and C ABI errors."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+import torch
+
+import cutile_cpp
+from support import last_error, needs_gpu, ref
+
+FLOATS = [torch.float32, torch.float16, torch.bfloat16]
+# One f32 rotation rounded once to the dtype.
+CPU_TOLERANCE = {torch.float32: 2e-6, torch.float16: 1e-3, torch.bfloat16: 8e-3}
+
+
+def tables(batch, seq, rope_dim, dtype, device="cpu", per_batch=False):
+    """HuggingFace-style cos/sin of shape (1 | B, S, R): angles position · base^(-2i/R), halves repeated,
+    positions shifted per batch when per_batch."""
+    inv_freq = 10000.0 ** (-torch.arange(0, rope_dim, 2, dtype=torch.float64, device=device) / rope_dim)
+    positions = torch.arange(seq, dtype=torch.float64, device=device)[None, :] + (
+        7 * torch.arange(batch if per_batch else 1, dtype=torch.float64, device=device)[:, None]
+    )
+    freqs = positions[..., None] * inv_freq
+    emb = torch.cat((freqs, freqs), dim=-1)
+    return emb.cos().to(dtype), emb.sin().to(dtype)
+
+
+def heads_view(batch, seq, heads, head_dim, dtype, device="cpu", transposed=True):
+    """A (B, H, S, D) tensor: TileGym's transpose of a (B, S, H, D) buffer, or contiguous."""
+    if transposed:
+        return torch.randn(batch, seq, heads, head_dim, device=device).transpose(1, 2).to(dtype)
+    return torch.randn(batch, heads, seq, head_dim, device=device).to(dtype)
+
+
+def reference(x, cos, sin, rope_dim):
+    """float64 x[..., :R]·cos + rotate_half(x[..., :R])·sin, the rest unchanged; cos, sin (1 | B, S, ≥R/2)."""
+    x = x.double()
+    half = rope_dim // 2
+    c = cos.double()[..., :half]
+    s = sin.double()[..., :half]
+    if c.dim() == 2:
+        c, s = c[None], s[None]
+    c, s = c[:, None], s[:, None]  # (1 | B, 1, S, R/2)
+    x1, x2 = x[..., :half], x[..., half:rope_dim]
+    return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s, x[..., rope_dim:]), dim=-1)
+
+
+CPU_CASES = [
+    # batch, seq, q heads, k heads, head dim, rope dim, q/k transposed (B, S, H, D) buffers, per-batch table
+    (2, 5, 4, 2, 16, 16, True, True),
+    (3, 7, 5, 3, 24, 16, True, False),  # ragged heads, partial rotation
+    (2, 3, 2, 6, 32, 32, False, False),  # contiguous with B > 1: one launch per batch; more k heads than q
+    (1, 9, 3, 1, 40, 16, False, True),
+]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("case", CPU_CASES)
+def test_rope_in_place_on_the_cpu_interpreter(dtype, case):
+    b, s, hq, hk, d, r, transposed, per_batch = case
+    q = heads_view(b, s, hq, d, dtype, transposed=transposed)
+    k = heads_view(b, s, hk, d, dtype, transposed=transposed)
+    cos, sin = tables(b, s, r, dtype, per_batch=per_batch)
+    want_q, want_k = reference(q, cos, sin, r), reference(k, cos, sin, r)
+    q_before, k_before = q.clone(), k.clone()
+    q_out, k_out = cutile_cpp.rope(q, k, cos, sin, rope_dim=r)
+    assert q_out is q and k_out is k
+    tol = CPU_TOLERANCE[dtype]
+    torch.testing.assert_close(q.double(), want_q, atol=tol, rtol=tol)
+    torch.testing.assert_close(k.double(), want_k, atol=tol, rtol=tol)
+    assert torch.equal(q[..., r:], q_before[..., r:]) and torch.equal(k[..., r:], k_before[..., r:])
+
+
+def test_rope_takes_a_two_dimensional_table_and_the_first_half_of_wider_ones():
+    q, k = heads_view(2, 6, 2, 16, torch.float32), heads_view(2, 6, 1, 16, torch.float32)
+    cos, sin = tables(1, 6, 16, torch.float32)
+    want_q = reference(q, cos, sin, 16)
+    cutile_cpp.rope(q, k, cos[0, :, :8], sin[0, :, :8])  # (S, R/2): the distinct angles only
+    torch.testing.assert_close(q.double(), want_q, atol=2e-6, rtol=2e-6)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_rope_backward_on_the_cpu_interpreter(dtype):
+    b, s, hq, hk, d, r = 2, 5, 4, 2, 32, 16
+    q = heads_view(b, s, hq, d, dtype).requires_grad_(True)
+    k = heads_view(b, s, hk, d, dtype).requires_grad_(True)
+    cos, sin = tables(b, s, r, dtype, per_batch=True)
+    q_in, k_in = q.detach().clone(), k.detach().clone()
+    q_out, k_out = cutile_cpp.rope(q, k, cos, sin, rope_dim=r)
+    assert q_out is not q and torch.equal(q.detach(), q_in) and torch.equal(k.detach(), k_in)
+    assert q_out.stride() == q.stride() and q_out.dtype == dtype
+    grad_q, grad_k = torch.randn_like(q_out), torch.randn_like(k_out)
+    ((q_out * grad_q).sum() + (k_out * grad_k).sum()).backward()
+
+    q64 = q_in.double().requires_grad_(True)
+    k64 = k_in.double().requires_grad_(True)
+    loss = (reference(q64, cos, sin, r) * grad_q.double()).sum() + (reference(k64, cos, sin, r) * grad_k.double()).sum()
+    loss.backward()
+    tol = CPU_TOLERANCE[dtype]
+    torch.testing.assert_close(q.grad.double(), q64.grad, atol=tol, rtol=tol)
+    torch.testing.assert_close(k.grad.double(), k64.grad, atol=tol, rtol=tol)
+
+
+def test_rope_opcheck_on_the_cpu_interpreter():
+    q, k = heads_view(1, 3, 2, 16, torch.float32), heads_view(1, 3, 1, 16, torch.float32)
+    cos, sin = tables(1, 3, 16, torch.float32)
+    torch.library.opcheck(torch.ops.cutile_cpp.rope_.default, (q, k, cos, sin, 16))
+    torch.library.opcheck(torch.ops.cutile_cpp.rope.default, (q.requires_grad_(True), k, cos, sin, 16))
+
+
+def test_rope_under_torch_compile_on_the_cpu_interpreter():
+    # aot_eager: dynamo and AOTAutograd trace the custom ops (forward, backward, in-place write-back).
+    q, k = heads_view(2, 5, 4, 32, torch.float32), heads_view(2, 5, 2, 32, torch.float32)
+    cos, sin = tables(2, 5, 32, torch.float32, per_batch=True)
+    rotated = torch.compile(lambda q, k, c, s: cutile_cpp.rope(q, k, c, s), fullgraph=True, backend="aot_eager")
+    q_grad, k_grad = q.clone().requires_grad_(True), k.clone().requires_grad_(True)
+    out_q, out_k = rotated(q_grad, k_grad, cos, sin)
+    torch.testing.assert_close(out_q.double(), reference(q, cos, sin, 32), atol=2e-6, rtol=2e-6)
+    (out_q.sum() + out_k.sum()).backward()
+    want_grad = reference(torch.ones_like(q), cos, -sin, 32)
+    torch.testing.assert_close(q_grad.grad.double(), want_grad, atol=2e-6, rtol=2e-6)
+    q_in, k_in = q.clone(), k.clone()
+    with torch.no_grad():
+        rotated(q_in, k_in, cos, sin)
+    torch.testing.assert_close(q_in.double(), reference(q, cos, sin, 32), atol=2e-6, rtol=2e-6)
+    torch.testing.assert_close(k_in.double(), reference(k, cos, sin, 32), atol=2e-6, rtol=2e-6)
+
+
+def test_rope_argument_checks():
+    q, k = heads_view(1, 4, 2, 16, torch.float32), heads_view(1, 4, 2, 16, torch.float32)
+    cos, sin = tables(1, 4, 16, torch.float32)
+    with pytest.raises(TypeError, match=r"cutile_cpp.rope: cos must be a torch.Tensor, got list"):
+        cutile_cpp.rope(q, k, [1.0], sin)
+    with pytest.raises(TypeError, match=r"cutile_cpp.rope: k has dtype torch.int32; supported"):
+        cutile_cpp.rope(q, k.int(), cos, sin)
+    with pytest.raises(ValueError, match=r"q and k must be 4-D \(B, H, S, D\), got shapes \(2, 4, 16\) and"):
+        cutile_cpp.rope(q[0], k, cos, sin)
+    with pytest.raises(ValueError, match=r"cos and sin must share a shape"):
+        cutile_cpp.rope(q, k, cos, sin[..., :8])
+    with pytest.raises(TypeError, match=r"q, k, cos and sin must share a dtype"):
+        cutile_cpp.rope(q, k, cos.half(), sin.half())
+    with pytest.raises(ValueError, match=r"rope_dim must be an even int in \[2, head_dim 16\], got 18"):
+        cutile_cpp.rope(q, k, cos, sin, rope_dim=18)
+    with pytest.raises(ValueError, match=r"rope_dim 16 reads the first 8 columns of cos and sin, which have 4"):
+        cutile_cpp.rope(q, k, cos[..., :4], sin[..., :4])
+    with pytest.raises(ValueError, match=r"cutile_cpp.rope: q is on meta"):
+        cutile_cpp.rope(q.to("meta"), k, cos, sin)
+
+
+def test_rope_errors_of_the_library():
+    q, k = heads_view(1, 4, 2, 24, torch.float32), heads_view(1, 4, 2, 24, torch.float32)
+    cos, sin = tables(1, 4, 24, torch.float32)
+    with pytest.raises(cutile_cpp.CutileCppError, match=r"rope_dim 24: the kernels take rope_dim/2 a power of two"):
+        cutile_cpp.rope(q, k, cos, sin)
+    wide = heads_view(1, 4, 129, 16, torch.float32)
+    cos, sin = tables(1, 4, 16, torch.float32)
+    with pytest.raises(cutile_cpp.CutileCppError, match=r"129 heads exceed the 128 one tile block holds"):
+        cutile_cpp.rope(wide, heads_view(1, 4, 1, 16, torch.float32), cos, sin)
+    qk = heads_view(1, 4, 4, 16, torch.float32)
+    with pytest.raises(cutile_cpp.CutileCppError, match=r"output q .* overlaps k"):
+        cutile_cpp.rope(qk[:, :2], qk[:, 2:], cos, sin)
+
+
+def test_rope_abi_statuses(abi, status, desc):
+    def rope(q, k, c, s, rope_dim=64):
+        return abi.cutile_cpp_rope(ref(q), ref(k), ref(c), ref(s), rope_dim, 0, None)
+
+    q, k = desc([1, 8, 16, 64]), desc([1, 2, 16, 64], data=0x200000)
+    c, s = desc([1, 16, 64], data=0x400000), desc([1, 16, 64], data=0x500000)
+    assert rope(q, k, desc([16, 64, 1, 1], data=0x400000), s) == status.RANK_MISMATCH
+    assert last_error(abi).startswith("cutile_cpp_rope: cos (f32[16, 64, 1, 1] on cuda:0) must be (S, W)")
+    assert rope(q, desc([1, 2, 15, 64], data=0x200000), c, s) == status.SHAPE_MISMATCH
+    assert "must agree in batch, sequence and head dims" in last_error(abi)
+    assert rope(q, k, desc([2, 16, 64], data=0x400000), desc([2, 16, 64], data=0x500000)) == status.SHAPE_MISMATCH
+    assert "must be (S, W) or (1 | B, S, W) for q" in last_error(abi)
+    assert rope(q, k, c, s, rope_dim=65) == status.INVALID_ARGUMENT
+    assert last_error(abi) == "cutile_cpp_rope: rope_dim 65 must be even and in [2, the head dim 64]"
+    assert rope(q, k, c, s, rope_dim=8) == status.UNSUPPORTED_SHAPE
+    assert "rope_dim 8: the kernels take rope_dim/2 a power of two in [8, 128]" in last_error(abi)
+    assert rope(q, k, c, desc([1, 16, 64], dtype="F16", data=0x500000)) == status.DTYPE_MISMATCH
+    assert rope(q, desc([1, 2, 16, 64], data=0x10000), c, s) == status.ALIASING
+
+
+# ---- GPU: TileGym's configurations (tests/ops/test_rope.py) and tolerances
+
+
+def hf_reference(q, k, cos, sin, rope_dim):
+    """transformers' apply_rotary_pos_emb when installed (full rotation), else the same formula in torch,
+    in the input dtype as TileGym's references compute it."""
+    if rope_dim == q.shape[-1] and importlib.util.find_spec("transformers") is not None:
+        from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+        return apply_rotary_pos_emb(q, k, cos, sin)
+
+    def rotate_half(x):
+        return torch.cat((-x[..., rope_dim // 2 :], x[..., : rope_dim // 2]), dim=-1)
+
+    c, s = cos.unsqueeze(1), sin.unsqueeze(1)
+    rot = [x[..., :rope_dim] * c + rotate_half(x[..., :rope_dim]) * s for x in (q, k)]
+    return tuple(torch.cat((r, x[..., rope_dim:]), dim=-1) for r, x in zip(rot, (q, k)))
+
+
+FORWARD_CONFIGS = [
+    (1, 128, 32, 32, 64, 1.0),
+    (2, 128, 32, 32, 64, 1.0),
+    (1, 128, 32, 8, 64, 1.0),
+    (2, 128, 32, 8, 64, 1.0),
+    (1, 128, 32, 8, 256, 0.25),
+    (2, 128, 32, 8, 256, 0.25),
+    (1, 128, 32, 32, 128, 0.5),
+    (2, 128, 32, 8, 128, 0.5),
+    (1, 4096, 16, 16, 64, 1.0),  # the benchmark's shape
+]
+BACKWARD_CONFIGS = [
+    (1, 128, 32, 32, 64, 1.0),
+    (2, 128, 32, 8, 64, 1.0),
+    (1, 512, 16, 16, 128, 1.0),
+    (1, 128, 32, 8, 256, 0.25),
+    (2, 128, 32, 8, 128, 0.5),
+]
+
+
+def gpu_inputs(b, s, hq, hk, d, factor, dtype):
+    r = int(d * factor)
+    q = heads_view(b, s, hq, d, dtype, device="cuda")
+    k = heads_view(b, s, hk, d, dtype, device="cuda")
+    cos, sin = tables(b, s, r, dtype, device="cuda", per_batch=True)
+    return q, k, cos, sin, r
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype, tol", [(torch.float32, 1e-5), (torch.float16, 1e-2), (torch.bfloat16, 1e-2)])
+@pytest.mark.parametrize("config", FORWARD_CONFIGS)
+def test_rope_matches_transformers(config, dtype, tol):
+    q, k, cos, sin, r = gpu_inputs(*config, dtype)
+    want_q, want_k = hf_reference(q.clone(), k.clone(), cos, sin, r)
+    exact_q, exact_k = reference(q, cos, sin, r), reference(k, cos, sin, r)
+    q_out, k_out = cutile_cpp.rope(q, k, cos, sin, rope_dim=r)
+    assert q_out is q and k_out is k
+    torch.testing.assert_close(q, want_q, atol=tol, rtol=tol)
+    torch.testing.assert_close(k, want_k, atol=tol, rtol=tol)
+    one_rounding = {torch.float32: 2e-6, torch.float16: 1e-3, torch.bfloat16: 8e-3}[dtype]
+    torch.testing.assert_close(q.double(), exact_q, atol=one_rounding, rtol=one_rounding)
+    torch.testing.assert_close(k.double(), exact_k, atol=one_rounding, rtol=one_rounding)
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_rope_of_contiguous_heads_runs_per_batch(dtype):
+    q = heads_view(3, 50, 6, 64, dtype, device="cuda", transposed=False)
+    k = heads_view(3, 50, 2, 64, dtype, device="cuda", transposed=False)
+    cos, sin = tables(3, 50, 64, dtype, device="cuda", per_batch=True)
+    want_q, want_k = reference(q, cos, sin, 64), reference(k, cos, sin, 64)
+    cutile_cpp.rope(q, k, cos, sin)
+    tol = CPU_TOLERANCE[dtype]
+    torch.testing.assert_close(q.double(), want_q, atol=tol, rtol=tol)
+    torch.testing.assert_close(k.double(), want_k, atol=tol, rtol=tol)
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype, tol", [(torch.float32, 1e-5), (torch.float16, 2e-2), (torch.bfloat16, 2e-2)])
+@pytest.mark.parametrize("config", BACKWARD_CONFIGS)
+def test_rope_backward_matches_autograd_of_the_reference(config, dtype, tol):
+    q, k, cos, sin, r = gpu_inputs(*config, dtype)
+    q_ref, k_ref = q.clone().requires_grad_(True), k.clone().requires_grad_(True)
+    q_tt, k_tt = q.clone().requires_grad_(True), k.clone().requires_grad_(True)
+    ref_q, ref_k = hf_reference(q_ref, k_ref, cos, sin, r)
+    tt_q, tt_k = cutile_cpp.rope(q_tt, k_tt, cos, sin, rope_dim=r)
+    grad_q, grad_k = torch.randn_like(ref_q), torch.randn_like(ref_k)
+    ((ref_q * grad_q).sum() + (ref_k * grad_k).sum()).backward()
+    ((tt_q * grad_q).sum() + (tt_k * grad_k).sum()).backward()
+    torch.testing.assert_close(q_tt.grad, q_ref.grad, atol=tol, rtol=tol)
+    torch.testing.assert_close(k_tt.grad, k_ref.grad, atol=tol, rtol=tol)
+
+
+@needs_gpu
+def test_rope_under_torch_compile_forward_and_backward():
+    q, k, cos, sin, r = gpu_inputs(2, 64, 8, 2, 128, 0.5, torch.float16)
+    want_q, want_k = reference(q, cos, sin, r), reference(k, cos, sin, r)
+
+    @torch.compile(fullgraph=True)
+    def rotated(q, k, cos, sin):
+        return cutile_cpp.rope(q, k, cos, sin, rope_dim=r)
+
+    q_grad, k_grad = q.clone().requires_grad_(True), k.clone().requires_grad_(True)
+    out_q, out_k = rotated(q_grad, k_grad, cos, sin)
+    torch.testing.assert_close(out_q.double(), want_q, atol=1e-3, rtol=1e-3)
+    (out_q.float().sum() + out_k.float().sum()).backward()
+    ones_q, ones_k = torch.ones_like(q), torch.ones_like(k)
+    want_grad_q = reference(ones_q, cos, -sin, r)  # the inverse rotation of the incoming gradient
+    torch.testing.assert_close(q_grad.grad.double(), want_grad_q, atol=1e-3, rtol=1e-3)
+    assert k_grad.grad.shape == k.shape
+
+    q_in, k_in = q.clone(), k.clone()
+    with torch.no_grad():
+        rotated(q_in, k_in, cos, sin)  # the in-place op, functionalised and written back
+    torch.testing.assert_close(q_in.double(), want_q, atol=1e-3, rtol=1e-3)
+    torch.testing.assert_close(k_in.double(), want_k, atol=1e-3, rtol=1e-3)
+
+
+@needs_gpu
+def test_rope_opcheck_on_the_gpu():
+    q, k, cos, sin, r = gpu_inputs(2, 16, 4, 2, 64, 1.0, torch.float32)
+    torch.library.opcheck(torch.ops.cutile_cpp.rope_.default, (q, k, cos, sin, r))
+    torch.library.opcheck(torch.ops.cutile_cpp.rope.default, (q.requires_grad_(True), k, cos, sin, r))
+
+
+@needs_gpu
+def test_rope_refuses_mixed_devices():
+    q, k, cos, sin, r = gpu_inputs(1, 8, 2, 2, 16, 1.0, torch.float32)
+    with pytest.raises(ValueError, match=r"q, k, cos and sin must be on one device"):
+        cutile_cpp.rope(q, k, cos.cpu(), sin.cpu())
