@@ -90,10 +90,26 @@ CUTILE_CPP_API const char* cutile_cpp_last_error(void);
 /* "CUTILE_CPP_ERROR_ALIASING" for CUTILE_CPP_ERROR_ALIASING; "unknown status" for other values. */
 CUTILE_CPP_API const char* cutile_cpp_status_name(int32_t status);
 
-/* y[r, :] = softmax(x[r, :]) over the last axis, computed in f32.
- * y, x: 2-D, the same shape (M, N) and dtype (f32, f16 or bf16), any strides; N <= 16384. */
+/* The softmax kernels (TileGym's cutile softmax.py), for cutile_cpp_softmax_variant. */
+typedef enum cutile_cpp_softmax_kernel {
+  CUTILE_CPP_SOFTMAX_GATHER = 0,     /* persistent, rows gathered: TileGym's default */
+  CUTILE_CPP_SOFTMAX_MULTI_WAVE = 1, /* one row per tile block (use_multi_wave) */
+  CUTILE_CPP_SOFTMAX_TMA = 2,        /* persistent, rows loaded and stored as tiles (use_tma) */
+  CUTILE_CPP_SOFTMAX_CHUNKED = 3     /* persistent, rows in chunks of at most 8192 columns, three passes
+                                        (use_chunked) */
+} cutile_cpp_softmax_kernel;
+
+/* y[r, :] = softmax(x[r, :]) over the last axis, computed in f32 with the approximate exp and division.
+ * y, x: 2-D, the same shape (M, N) and dtype (f32, f16 or bf16), any strides; any N. Runs
+ * CUTILE_CPP_SOFTMAX_GATHER. */
 CUTILE_CPP_API int32_t cutile_cpp_softmax(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
                                           int32_t device_id, void* stream);
+
+/* cutile_cpp_softmax with the kernel picked by `kernel`, a cutile_cpp_softmax_kernel (another value:
+ * INVALID_ARGUMENT). Rows of more than 16384 columns run CUTILE_CPP_SOFTMAX_CHUNKED whatever `kernel` says:
+ * the one-tile-per-row kernels hold at most 16384. */
+CUTILE_CPP_API int32_t cutile_cpp_softmax_variant(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                                  int32_t kernel, int32_t device_id, void* stream);
 
 /* c = a + b elementwise. c, a, b: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
 CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
