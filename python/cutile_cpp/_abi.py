@@ -17,6 +17,7 @@ _SCALARS = {
     "int32_t": ctypes.c_int32,
     "int64_t": ctypes.c_int64,
     "uint64_t": ctypes.c_uint64,
+    "double": ctypes.c_double,
     "void*": ctypes.c_void_p,
     "const char*": ctypes.c_char_p,
 }

@@ -84,9 +84,9 @@ def check_status(status: int) -> None:
         )
 
 
-def call(function: str, tensors: list[torch.Tensor], names: list[str]) -> None:
-    """Calls cutile_cpp_<op>(descriptors..., device_id, stream) on the device of the first tensor and its
-    current stream."""
+def call(function: str, tensors: list[torch.Tensor], names: list[str], params: tuple = ()) -> None:
+    """Calls cutile_cpp_<op>(descriptors..., params..., device_id, stream) on the device of the first
+    tensor and its current stream."""
     binding = _library.load()
     descriptors = [descriptor(t, n) for t, n in zip(tensors, names)]
     device = tensors[0].device
@@ -95,4 +95,4 @@ def call(function: str, tensors: list[torch.Tensor], names: list[str]) -> None:
         stream = torch.cuda.current_stream(index).cuda_stream or None
     else:
         index, stream = 0, None
-    check_status(getattr(binding, function)(*descriptors, index, stream))
+    check_status(getattr(binding, function)(*descriptors, *params, index, stream))

@@ -22,10 +22,14 @@ PORTED_OPS = ("softmax",)
 @register_impl("softmax", backend=BACKEND)
 def softmax(x: torch.Tensor, use_tma: bool = False, **kwargs) -> torch.Tensor:
     """TileGym's softmax: a new (M, N) tensor laid out like torch.empty_like(x). `use_tma` and the
-    `use_chunked` / `use_multi_wave` keywords pick among cuTile Python's kernels for the same result; the
-    one kernel here computes that result for every choice, so they are accepted and have no effect.
-    Forward-only (TileGym's cutile softmax has no backward either)."""
-    return ops.softmax(x)
+    `use_chunked` / `use_multi_wave` keywords pick the kernel as TileGym's do; other keywords are
+    ignored, as there. Forward-only (TileGym's cutile softmax has no backward either)."""
+    return ops.softmax(
+        x,
+        use_tma,
+        use_chunked=kwargs.get("use_chunked", False),
+        use_multi_wave=kwargs.get("use_multi_wave", False),
+    )
 
 
 get_available_backends().add(BACKEND)
