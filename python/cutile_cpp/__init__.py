@@ -10,6 +10,6 @@ from __future__ import annotations
 
 from ._library import load as load_library
 from .errors import CutileCppBuildError, CutileCppError
-from .ops import softmax, vector_add
+from .ops import dropout, softmax, vector_add
 
-__all__ = ["CutileCppBuildError", "CutileCppError", "load_library", "softmax", "vector_add"]
+__all__ = ["CutileCppBuildError", "CutileCppError", "dropout", "load_library", "softmax", "vector_add"]

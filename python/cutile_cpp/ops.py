@@ -16,7 +16,8 @@ implementation(s).
 
 from __future__ import annotations
 
+from ._ops.dropout import dropout
 from ._ops.softmax import softmax
 from ._ops.vector_add import vector_add
 
-__all__ = ["softmax", "vector_add"]
+__all__ = ["dropout", "softmax", "vector_add"]

@@ -16,7 +16,7 @@ from . import ops
 
 BACKEND = "cutile-cpp"
 # The ops registered here, by TileGym name.
-PORTED_OPS = ("softmax",)
+PORTED_OPS = ("softmax", "dropout")
 
 
 @register_impl("softmax", backend=BACKEND)
@@ -30,6 +30,14 @@ def softmax(x: torch.Tensor, use_tma: bool = False, **kwargs) -> torch.Tensor:
         use_chunked=kwargs.get("use_chunked", False),
         use_multi_wave=kwargs.get("use_multi_wave", False),
     )
+
+
+@register_impl("dropout", backend=BACKEND)
+def dropout(x: torch.Tensor, seed, p=0.5, training=True, inplace=False, **kwargs) -> torch.Tensor:
+    """TileGym's dropout: the same mask as TileGym's cutile kernel for the same seed and shape. Not
+    training or inplace: returns x itself; else a new tensor like torch.empty_like(x). Forward-only
+    (TileGym's cutile backward raises)."""
+    return ops.dropout(x, seed, p, training, inplace)
 
 
 get_available_backends().add(BACKEND)

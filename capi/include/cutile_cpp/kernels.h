@@ -121,6 +121,19 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
 
 /* ---- dropout and rope ---- */
 
+/* y = dropout(x) in training mode with TileGym's hash mask: element i (of the 1-D view) is kept when
+ * f32(h(i) & 0x7fffffff) / 2^31 > f32(p), h the int32 xorshift hash of i * 1103515245 + mix(seed), and
+ * becomes x[i] * (1 / (1 - p) rounded to the dtype), else 0 (all 0 when p >= 1). mix(seed) is TileGym's
+ * _mix_seed: (seed * 0x9E3779B1) mod 2^32 as int32, so the same seed gives TileGym's mask bit for bit.
+ * y, x: 1-D, the same length and dtype (f32, f16 or bf16), any strides; p: not NaN (else
+ * INVALID_ARGUMENT). Eval mode is the identity: callers skip the call. */
+CUTILE_CPP_API int32_t cutile_cpp_dropout(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, double p,
+                                          int64_t seed, int32_t device_id, void* stream);
+
+/* cutile_cpp_dropout with x as its own output, updated in place. */
+CUTILE_CPP_API int32_t cutile_cpp_dropout_inplace(const cutile_cpp_tensor* x, double p, int64_t seed,
+                                                  int32_t device_id, void* stream);
+
 #ifdef __cplusplus
 }
 #endif
