@@ -11,7 +11,7 @@
 //   softmax_chunked   ≤ 8192, any N        (min(4·SMs, M), 1, 1)  as softmax_gather
 //
 // Columns past N read as -inf, so they add exp(-inf) = 0 to the sum and never win the max; stores of
-// them are masked (gathers, scatters) or clipped (partition stores). The persistent kernels take their
+// them are masked (scatters) or clipped (partition stores). softmax_gather and softmax_tma take their
 // rows through for_each_tile over the (1, TILE_N) partition of y, whose tile grid is (M, 1) when
 // TILE_N ≥ N, so tile t is row t. softmax_chunked, whose rows span several tiles, cannot: see there.
 // Provenance: TileGym src/tilegym/ops/cutile/softmax.py (1.5.1): `_softmax_kernel_multi_wave_full_row_
@@ -48,14 +48,17 @@ void softmax_row(Out<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
   y.scatter(at(zeros<int32_t>(), cols), cast<E>(detail::softmax_of<0>(xf)));     // (TILE_N)
 }
 
-/// Persistent gather: blocks stride over the rows, each row gathered (`_softmax_kernel`); the store
-/// goes through y's partition.
+/// Persistent gather: blocks stride over the rows, each row gathered and scattered (`_softmax_kernel`).
+/// Escape hatch: for_each_tile decides which block owns row r, and the row goes out through
+/// y.unchecked_scatter at (r, 0..TILE_N-1), the elements of that block's own tile t = (r, 0), as
+/// TileGym's masked scatter writes them (a partition store would be a different memory path).
 template <Element E, int64_t TILE_N>
 void softmax_gather(OutTiles<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
   const auto cols = iota<int32_t, TILE_N>();  // (TILE_N)
   for_each_tile(y, linear, [&](const TileIndex<E, Shape<1, TILE_N>>& t) {
-    auto xf = cast<float>(x.gather(at(t.coords()[0], cols), {.padding = detail::kNegInf}));  // (TILE_N)
-    y.store(t, reshape<Shape<1, TILE_N>>(cast<E>(detail::softmax_of<0>(xf))));               // (1, TILE_N)
+    const Int row = t.coords()[0];
+    auto xf = cast<float>(x.gather(at(row, cols), {.padding = detail::kNegInf}));  // (TILE_N)
+    y.unchecked_scatter(at(row, cols), cast<E>(detail::softmax_of<0>(xf)));        // (TILE_N)
   });
 }
 
