@@ -18,12 +18,12 @@ def _softmax(x: torch.Tensor, kernel: int) -> torch.Tensor:
 
 
 @torch.library.custom_op("cutile_cpp::softmax", mutates_args=())
-def _softmax_op(x: torch.Tensor, kernel: int) -> torch.Tensor:
+def _softmax_op(x: torch.Tensor, kernel: int = _GATHER) -> torch.Tensor:
     return _softmax(x, kernel)
 
 
 @_softmax_op.register_fake
-def _softmax_fake(x: torch.Tensor, kernel: int) -> torch.Tensor:
+def _softmax_fake(x: torch.Tensor, kernel: int = _GATHER) -> torch.Tensor:
     return torch.empty_like(x)
 
 
