@@ -9,7 +9,7 @@
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
 #   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]
-#          (OP: softmax, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu, rms_norm,
+#          (OP: softmax, dropout, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu, rms_norm,
 #           layer_norm_legacy, persistent_layer_norm, rope)
 set -euo pipefail
 
@@ -36,10 +36,22 @@ dump() { CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=$work/gen "$build/tools/cutile-dsl
 case $op in
   softmax)
     dump softmax "$(config dtype)" "$(config M)" "$(config N)"
-    gen=$work/gen/row_softmax.tileirbc
-    gen_kernel=row_softmax
-    # Ours loads a (1, TILE_N) row through a tensor view with -inf padding: TileGym's TMA variant.
-    primary=tma
+    # Each TileGym kernel against its port; the gather kernel is TileGym's (and our) default.
+    gen=$work/gen/softmax_gather.tileirbc
+    gen_kernel=softmax_gather
+    variant_gen[multi_wave]=$work/gen/softmax_row.tileirbc
+    variant_gen_kernel[multi_wave]=softmax_row
+    variant_gen[tma]=$work/gen/softmax_tma.tileirbc
+    variant_gen_kernel[tma]=softmax_tma
+    variant_gen[chunked]=$work/gen/softmax_chunked.tileirbc
+    variant_gen_kernel[chunked]=softmax_chunked
+    primary=gather
+    ;;
+  dropout)
+    dump dropout "$(config dtype)" "$(config M)"
+    gen=$work/gen/dropout.tileirbc
+    gen_kernel=dropout
+    primary=dropout
     ;;
   matmul)
     dump matmul "$(config M)" "$(config N)" "$(config K)"
@@ -106,8 +118,8 @@ case $op in
     primary=rope
     ;;
   *)
-    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, matmul, attention, relu, gelu," \
-      "geglu, silu_and_mul, swiglu, rms_norm, layer_norm_legacy, persistent_layer_norm, rope" >&2
+    echo "error: no kernel of ours for '$op' yet; scripts/ir_diff_op.sh knows: softmax, dropout, matmul, attention," \
+      "relu, gelu, geglu, silu_and_mul, swiglu, rms_norm, layer_norm_legacy, persistent_layer_norm, rope" >&2
     exit 1
     ;;
 esac

@@ -24,7 +24,7 @@
 namespace cutile {
 
 template <Element E, TileShape S, class O>
-  requires PermutationOf<O, S::rank>
+requires PermutationOf<O, S::rank>
 class OutTiles;
 
 namespace detail {
@@ -44,7 +44,7 @@ class TileIndex {
   std::array<Int, rank> coords_;
   const void* owner_;  // the OutTiles' token chain: an index fits only the output it was made for
   template <Element E2, TileShape S2, class O2>
-    requires PermutationOf<O2, S2::rank>
+  requires PermutationOf<O2, S2::rank>
   friend class OutTiles;
 };
 
@@ -52,7 +52,7 @@ class TileIndex {
 /// or in a swizzled order; accessed only through for_each_tile's TileIndex. With an Order O the
 /// partition is permuted as Out's is: tile dim i walks tensor dim O[i].
 template <Element E, TileShape S, class O = identity_order<S::rank>>
-  requires PermutationOf<O, S::rank>
+requires PermutationOf<O, S::rank>
 class OutTiles {
  public:
   static constexpr size_t rank = S::rank;
@@ -67,9 +67,10 @@ class OutTiles {
   /// Tiles along each (tile) dimension: ⌈extent / tile⌉.
   std::array<Int, rank> tile_grid(std::source_location where = std::source_location::current()) const {
     return [&]<size_t... I>(std::index_sequence<I...>) {
-      return std::array<Int, rank>{
-          cdiv(Int(part_.values.extents[static_cast<size_t>(O::dims[I])]), static_cast<int32_t>(S::dims[I]), where)...};
-    }(std::make_index_sequence<rank>{});
+      return std::array<Int, rank>{cdiv(Int(part_.values.extents[static_cast<size_t>(O::dims[I])]),
+                                        static_cast<int32_t>(S::dims[I]), where)...};
+    }
+    (std::make_index_sequence<rank>{});
   }
 
   /// Writes tile `t`; elements past the tensor's edge are not written.
@@ -86,11 +87,25 @@ class OutTiles {
     return part_.load(detail::trace_at(where), index(t), padding, hints);
   }
 
-  template <size_t A>
-    requires(A < rank)
-  Int extent() const {
-    return Int(part_.values.extents[A]);
+  /// Escape hatch, as Out::unchecked_scatter: writes `value` at `at(...)`, element coordinates of the
+  /// whole output tensor, in whichever tile they fall (only the tensor's bounds are checked). For kernels
+  /// whose block owns a set of elements no schedule describes (a whole row of several tiles); the kernel
+  /// must rule out two blocks writing one element.
+  template <IndexTile... I, TileShape V>
+  requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>>> void unchecked_scatter(
+                                        const At<I...>& at, const Tile<E, V>& value,
+                                        std::source_location where = std::source_location::current()) const {
+    using R = common_shape<I..., Tile<E, V>>;
+    ir::Builder& b = detail::trace_at(where);
+    const detail::PointerTile p = detail::pointer_tile(b, detail::addressing(part_.values),
+                                                       detail::index_values<R>(at), R::vector(), nullptr);
+    detail::stored(*part_.tokens, detail::masked_store(b, p, broadcast_to<R>(value).value(), std::nullopt,
+                                                       detail::token_for_store(*part_.tokens), where));
   }
+
+  template <size_t A>
+  requires(A < rank) Int extent()
+  const { return Int(part_.values.extents[A]); }
 
   const void* identity() const { return part_.tokens; }
 
@@ -116,8 +131,8 @@ inline constexpr linear_t linear{};
 /// Rank 2: GROUP tile rows at a time, walking down a group's column before moving right (the L2-friendly
 /// swizzle of grouped GEMM), blocks taking every G-th tile.
 template <int GROUP>
-  requires(GROUP >= 1)
-struct grouped_t {};
+requires(GROUP >= 1) struct grouped_t {
+};
 template <int GROUP>
 inline constexpr grouped_t<GROUP> grouped{};
 

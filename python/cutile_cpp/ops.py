@@ -16,6 +16,7 @@ implementation(s).
 
 from __future__ import annotations
 
+from ._ops.dropout import dropout
 from ._ops.geglu import geglu
 from ._ops.gelu import gelu
 from ._ops.layer_norm_legacy import layer_norm_legacy
@@ -29,6 +30,7 @@ from ._ops.swiglu import swiglu
 from ._ops.vector_add import vector_add
 
 __all__ = [
+    "dropout",
     "geglu",
     "gelu",
     "layer_norm_legacy",

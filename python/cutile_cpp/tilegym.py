@@ -31,16 +31,29 @@ PORTED_OPS = (
     "persistent_layer_norm",
     "apply_rope_base",
     "get_apply_rope_func",
+    "dropout",
 )
 
 
 @register_impl("softmax", backend=BACKEND)
 def softmax(x: torch.Tensor, use_tma: bool = False, **kwargs) -> torch.Tensor:
     """TileGym's softmax: a new (M, N) tensor laid out like torch.empty_like(x). `use_tma` and the
-    `use_chunked` / `use_multi_wave` keywords pick among cuTile Python's kernels for the same result; the
-    one kernel here computes that result for every choice, so they are accepted and have no effect.
-    Forward-only (TileGym's cutile softmax has no backward either)."""
-    return ops.softmax(x)
+    `use_chunked` / `use_multi_wave` keywords pick the kernel as TileGym's do; other keywords are
+    ignored, as there. Forward-only (TileGym's cutile softmax has no backward either)."""
+    return ops.softmax(
+        x,
+        use_tma,
+        use_chunked=kwargs.get("use_chunked", False),
+        use_multi_wave=kwargs.get("use_multi_wave", False),
+    )
+
+
+@register_impl("dropout", backend=BACKEND)
+def dropout(x: torch.Tensor, seed, p=0.5, training=True, inplace=False, **kwargs) -> torch.Tensor:
+    """TileGym's dropout: the same mask as TileGym's cutile kernel for the same seed and shape. Not
+    training or inplace: returns x itself; else a new tensor like torch.empty_like(x). Forward-only
+    (TileGym's cutile backward raises)."""
+    return ops.dropout(x, seed, p, training, inplace)
 
 
 

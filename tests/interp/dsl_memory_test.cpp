@@ -32,7 +32,8 @@ TEST(CpuPermuted, TransposedLoadAndTransposedPartitionBothGiveTheTranspose) {
     const std::vector<float> hy = y.to_host();
     for (int64_t r = 0; r < n; ++r)
       for (int64_t c = 0; c < m; ++c)
-        ASSERT_EQ(hy[static_cast<size_t>(r * m + c)], hx[static_cast<size_t>(c * n + r)]) << how << " at " << r << ", " << c;
+        ASSERT_EQ(hy[static_cast<size_t>(r * m + c)], hx[static_cast<size_t>(c * n + r)])
+            << how << " at " << r << ", " << c;
   };
   auto y1 = ct::empty<float>({n, m}, cpu);
   ct::launch(mk::load_transposed, y1.partition({32, 16}), x).sync();
@@ -112,6 +113,16 @@ TEST(CpuScatter, UncheckedScatterAndStoreReachOtherBlocksTiles) {
   ct::launch(mk::scatter_permuted, y.partition({16}), x, perm).sync();
   const std::vector<float> hy = y.to_host();
   for (size_t k = 0; k < hperm.size(); ++k) ASSERT_EQ(hy[static_cast<size_t>(hperm[k])], hx[k]) << k;
+
+  for (int64_t blocks : {1, 2, 5}) {
+    auto z = ct::empty<float>({n}, cpu);
+    ct::LaunchOptions options;
+    options.grid = std::array<int64_t, 3>{blocks, 1, 1};
+    ct::launch(options, mk::scatter_permuted_persistent, z.partition({16}), x, perm).sync();
+    const std::vector<float> hz = z.to_host();
+    for (size_t k = 0; k < hperm.size(); ++k)
+      ASSERT_EQ(hz[static_cast<size_t>(hperm[k])], hx[k]) << blocks << " " << k;
+  }
 
   auto mirrored = ct::zeros<float>({n}, cpu);
   ct::launch(mk::store_mirrored, mirrored.partition({16}), x).sync();
@@ -205,7 +216,8 @@ TEST(CpuAtomic, MaxAndOrInARuntimeLoopMatchTheReference) {
   ct::launch(options, mk::bucket_max, best, seen, values, chunks).sync();
   std::vector<int64_t> expected_best(5, INT64_MIN), expected_seen(5, 0);
   for (int64_t k = 0; k < n; ++k) {
-    expected_best[static_cast<size_t>(k % 5)] = std::max(expected_best[static_cast<size_t>(k % 5)], hv[static_cast<size_t>(k)]);
+    expected_best[static_cast<size_t>(k % 5)] =
+        std::max(expected_best[static_cast<size_t>(k % 5)], hv[static_cast<size_t>(k)]);
     expected_seen[static_cast<size_t>(k % 5)] |= int64_t{1} << (k % 8);
   }
   EXPECT_EQ(best.to_host(), expected_best);
@@ -238,7 +250,9 @@ TEST(CpuViews, StridedLoadsReadOverlappingWindows) {
   for (int64_t r = 0; r < m / 8 * 16; ++r) {
     const int64_t source = r / 16 * 8 + r % 16;
     for (int64_t c = 0; c < n; ++c)
-      ASSERT_EQ(hy[static_cast<size_t>(r * n + c)], source < m ? hx[static_cast<size_t>(source * n + c)] : 0.0f) << r << ", " << c;
+      ASSERT_EQ(hy[static_cast<size_t>(r * n + c)],
+                source < m ? hx[static_cast<size_t>(source * n + c)] : 0.0f)
+          << r << ", " << c;
   }
 }
 
@@ -247,7 +261,8 @@ TEST(CpuViews, SlicesAreClampedIntoTheirTensor) {
   const int64_t m = 5, n = 37, width = 32;
   auto x = ct::randn<float>({m, n}, cpu, 37);
   const std::vector<float> hx = x.to_host();
-  for (auto [lo, hi] : {std::pair{5, 25}, std::pair{-3, 100}, std::pair{10, 60}}) {  // every tile starts inside
+  for (auto [lo, hi] :
+       {std::pair{5, 25}, std::pair{-3, 100}, std::pair{10, 60}}) {  // every tile starts inside
     auto y = ct::empty<float>({m, width}, cpu);
     ct::launch(mk::column_slice, y.partition({1, 16}), x, lo, hi).sync();
     const std::vector<float> hy = y.to_host();
@@ -255,7 +270,8 @@ TEST(CpuViews, SlicesAreClampedIntoTheirTensor) {
     for (int64_t r = 0; r < m; ++r)
       for (int64_t c = 0; c < width; ++c) {
         const float expected = first + c < last ? hx[static_cast<size_t>(r * n + first + c)] : 0.0f;
-        ASSERT_EQ(hy[static_cast<size_t>(r * width + c)], expected) << "slice [" << lo << ", " << hi << ") at " << r << ", " << c;
+        ASSERT_EQ(hy[static_cast<size_t>(r * width + c)], expected)
+            << "slice [" << lo << ", " << hi << ") at " << r << ", " << c;
       }
   }
 }
@@ -292,7 +308,8 @@ TEST(CpuViews, GatherScatterViewsReadTheNamedRows) {
   for (int64_t i = 0; i < r; ++i) {
     const int32_t row = hids[static_cast<size_t>(i)];
     for (int64_t c = 0; c < n; ++c)
-      ASSERT_EQ(hy[static_cast<size_t>(i * n + c)], row < m ? hx[static_cast<size_t>(row * n + c)] : 0.0f) << i << ", " << c;
+      ASSERT_EQ(hy[static_cast<size_t>(i * n + c)], row < m ? hx[static_cast<size_t>(row * n + c)] : 0.0f)
+          << i << ", " << c;
   }
 }
 

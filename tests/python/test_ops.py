@@ -143,7 +143,7 @@ def test_device_1_while_device_0_is_current():
 @needs_gpu
 def test_opcheck():
     # torch.library's own consistency checks of the registration: schema, fake implementation, dispatch.
-    torch.library.opcheck(torch.ops.cutile_cpp.softmax.default, (torch.randn(8, 50, device="cuda"),))
+    torch.library.opcheck(torch.ops.cutile_cpp.softmax.default, (torch.randn(8, 50, device="cuda"), 0))
     a = torch.randn(100, device="cuda")
     torch.library.opcheck(torch.ops.cutile_cpp.vector_add.default, (a, a))
 

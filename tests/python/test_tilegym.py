@@ -56,7 +56,9 @@ def test_softmax_dispatches_to_our_kernel():
 def test_softmax_under_set_backend_counts_our_calls(monkeypatch):
     calls = []
     real = cutile_cpp._ops.softmax._softmax
-    monkeypatch.setattr(cutile_cpp._ops.softmax, "_softmax", lambda x: calls.append(x.shape) or real(x))
+    monkeypatch.setattr(
+        cutile_cpp._ops.softmax, "_softmax", lambda x, kernel: calls.append(x.shape) or real(x, kernel)
+    )
     previous = tilegym.backend.get_current_backend()
     tilegym.set_backend("cutile-cpp")
     try:

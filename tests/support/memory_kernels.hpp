@@ -26,10 +26,11 @@ inline void store_transposed(ct::Out<float, ct::Shape<16, 32>, ct::Order<1, 0>> 
 }
 
 // y[r, c] = x[rows[r], c]: a row gather; row ids outside x (negative or too large) read -1.5.
-inline void gather_rows(ct::Out<float, ct::Shape<8, 16>> y, ct::In<float, Dyn2> x, ct::In<int32_t, Dyn1> rows) {
+inline void gather_rows(ct::Out<float, ct::Shape<8, 16>> y, ct::In<float, Dyn2> x,
+                        ct::In<int32_t, Dyn1> rows) {
   auto [i, j] = y.tile_index();
   auto r = ct::reshape<ct::Shape<8, 1>>(rows.load(ct::tile<8>, {i}, ct::pad::zero));  // (8, 1)
-  auto c = ct::reshape<ct::Shape<1, 16>>(ct::iota<int32_t, 16>() + j * 16);          // (1, 16)
+  auto c = ct::reshape<ct::Shape<1, 16>>(ct::iota<int32_t, 16>() + j * 16);           // (1, 16)
   y.store(x.gather(ct::at(r, c), {.padding = -1.5, .latency = 3}));
 }
 
@@ -56,11 +57,27 @@ inline void scatter_shifted(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1>
 
 // y[perm[k]] = x[k] for the whole tensor: writes land in other blocks' tiles (an escape hatch). Lanes
 // past the end get index -1, which the bounds mask drops.
-inline void scatter_permuted(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1> x, ct::In<int32_t, Dyn1> perm) {
+inline void scatter_permuted(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1> x,
+                             ct::In<int32_t, Dyn1> perm) {
   auto [i] = y.tile_index();
   auto k = ct::iota<int32_t, 16>() + i * 16;
-  auto p = ct::where(k < x.extent<0>(), perm.load(ct::tile<16>, {i}, ct::pad::zero), ct::full<int32_t, 16>(-1));
+  auto p =
+      ct::where(k < x.extent<0>(), perm.load(ct::tile<16>, {i}, ct::pad::zero), ct::full<int32_t, 16>(-1));
   y.unchecked_scatter(ct::at(p), x.load(ct::tile<16>, {i}));
+}
+
+// As scatter_permuted from a persistent kernel: the blocks stride over the tiles of 16 and scatter
+// each through the OutTiles escape hatch.
+inline void scatter_permuted_persistent(ct::OutTiles<float, ct::Shape<16>> y, ct::In<float, Dyn1> x,
+                                        ct::In<int32_t, Dyn1> perm) {
+  const ct::Int tiles = (x.extent<0>() + 15) / 16;
+  ct::loop(ct::block_id<0>(), tiles, ct::num_blocks<0>(), std::tuple<>{}, [&](ct::Int i, std::tuple<> none) {
+    auto k = ct::iota<int32_t, 16>() + i * 16;
+    auto p =
+        ct::where(k < x.extent<0>(), perm.load(ct::tile<16>, {i}, ct::pad::zero), ct::full<int32_t, 16>(-1));
+    y.unchecked_scatter(ct::at(p), x.load(ct::tile<16>, {i}));
+    return none;
+  });
 }
 
 // Block i writes tile n - 1 - i: the tiles of y in reverse (an escape hatch).
@@ -75,7 +92,8 @@ inline void histogram(ct::Atomic<int32_t, Dyn1> counts, ct::In<int32_t, Dyn1> va
   auto i = ct::block_id<0>();
   auto k = ct::iota<int32_t, 16>() + i * 16;
   auto v = values.load(ct::tile<16>, {i}, ct::pad::zero);
-  counts.atomic_add(ct::at(v), ct::full<int32_t, 16>(1), k < values.extent<0>(), {.order = ct::memory_order::relaxed});
+  counts.atomic_add(ct::at(v), ct::full<int32_t, 16>(1), k < values.extent<0>(),
+                    {.order = ct::memory_order::relaxed});
 }
 
 // total[c] += Σ_r x[r, c] over the block's 16 x 16 tile: one tile-wide atomic reduction per block.
@@ -91,7 +109,8 @@ inline void claim_slots(ct::Out<int32_t, ct::Shape<16>> won, ct::Atomic<int32_t,
                         ct::In<int32_t, Dyn1> wanted) {
   auto [i] = won.tile_index();
   auto id = ct::iota<int32_t, 16>() + i * 16;
-  auto s = ct::where(id < wanted.extent<0>(), wanted.load(ct::tile<16>, {i}, ct::pad::zero), ct::full<int32_t, 16>(-1));
+  auto s = ct::where(id < wanted.extent<0>(), wanted.load(ct::tile<16>, {i}, ct::pad::zero),
+                     ct::full<int32_t, 16>(-1));
   auto old = slots.atomic_cas(ct::at(s), ct::full<int32_t, 16>(-1), id,
                               {.order = ct::memory_order::acq_rel, .scope = ct::memory_scope::device});
   won.store(ct::where(old == -1, ct::full<int32_t, 16>(1), ct::full<int32_t, 16>(0)));
@@ -99,8 +118,8 @@ inline void claim_slots(ct::Out<int32_t, ct::Shape<16>> won, ct::Atomic<int32_t,
 
 // best[b] = max(best[b], v) and seen[b] |= 1 << (k % 8) for each value v of bucket b = k % 5, in a runtime
 // loop over the block's chunks (the Atomic's tokens are carried through it).
-inline void bucket_max(ct::Atomic<int64_t, Dyn1> best, ct::Atomic<int64_t, Dyn1> seen, ct::In<int64_t, Dyn1> values,
-                       ct::Int chunks) {
+inline void bucket_max(ct::Atomic<int64_t, Dyn1> best, ct::Atomic<int64_t, Dyn1> seen,
+                       ct::In<int64_t, Dyn1> values, ct::Int chunks) {
   ct::loop(0, chunks, std::tuple<>{}, [&](ct::Int c, std::tuple<> none) {
     auto chunk = ct::block_id<0>() * chunks + c;
     auto k = ct::iota<int32_t, 16>() + chunk * 16;
@@ -114,10 +133,12 @@ inline void bucket_max(ct::Atomic<int64_t, Dyn1> best, ct::Atomic<int64_t, Dyn1>
 }
 
 // Exchanges: out[k] = the old value of cells[k], which becomes x[k].
-inline void exchange_cells(ct::Out<float, ct::Shape<16>> out, ct::Atomic<float, Dyn1> cells, ct::In<float, Dyn1> x) {
+inline void exchange_cells(ct::Out<float, ct::Shape<16>> out, ct::Atomic<float, Dyn1> cells,
+                           ct::In<float, Dyn1> x) {
   auto [i] = out.tile_index();
   auto k = ct::iota<int32_t, 16>() + i * 16;
-  out.store(cells.atomic_xchg(ct::at(k), x.load(ct::tile<16>, {i}, ct::pad::zero), {.order = ct::memory_order::acquire}));
+  out.store(cells.atomic_xchg(ct::at(k), x.load(ct::tile<16>, {i}, ct::pad::zero),
+                              {.order = ct::memory_order::acquire}));
 }
 
 // Overlapping row windows: tile (i, j) of y is rows [8i, 8i + 16) of x — a strided view with steps (8, 16).
@@ -134,40 +155,94 @@ inline void column_slice(ct::Out<float, ct::Shape<1, 16>> y, ct::In<float, Dyn2>
 }
 
 // A gather from a row slice: y[k] = x[lo + idx[k]], reading 0 outside the slice.
-inline void gather_from_slice(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1> x, ct::In<int32_t, Dyn1> idx,
-                              ct::Int lo, ct::Int hi) {
+inline void gather_from_slice(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1> x,
+                              ct::In<int32_t, Dyn1> idx, ct::Int lo, ct::Int hi) {
   auto [i] = y.tile_index();
   y.store(x.slice<0>(lo, hi).gather(idx.load(ct::tile<16>, {i}, ct::pad::zero)));
 }
 
 // y[r, c] = x[ids[r], c] through a gather-scatter view (row ids outside x read zero).
-inline void gathered_rows(ct::Out<float, ct::Shape<8, 16>> y, ct::In<float, Dyn2> x, ct::In<int32_t, Dyn1> ids) {
+inline void gathered_rows(ct::Out<float, ct::Shape<8, 16>> y, ct::In<float, Dyn2> x,
+                          ct::In<int32_t, Dyn1> ids) {
   auto [i, j] = y.tile_index();
-  y.store(x.load_gathered<0>(ct::tile<8, 16>, ids.load(ct::tile<8>, {i}, ct::pad::zero), {0, j}, ct::pad::zero));
+  y.store(
+      x.load_gathered<0>(ct::tile<8, 16>, ids.load(ct::tile<8>, {i}, ct::pad::zero), {0, j}, ct::pad::zero));
 }
 
 inline std::vector<TracedKernel> all() {
   return {
-      {"load_transposed", [] { return trace_with(&load_transposed, {contiguous(2), contiguous(2)}); }},
-      {"store_transposed", [] { return trace_with(&store_transposed, {contiguous(2), contiguous(2)}); }},
-      {"gather_rows", [] { return trace_with(&gather_rows, {contiguous(2), contiguous(2), contiguous(1)}); }},
+      {"load_transposed",
+       [] {
+         return trace_with(&load_transposed, {contiguous(2), contiguous(2)});
+       }},
+      {"store_transposed",
+       [] {
+         return trace_with(&store_transposed, {contiguous(2), contiguous(2)});
+       }},
+      {"gather_rows",
+       [] {
+         return trace_with(&gather_rows, {contiguous(2), contiguous(2), contiguous(1)});
+       }},
       {"gather_masked",
-       [] { return trace_with(&gather_masked, {contiguous(1), contiguous(1), contiguous(1), contiguous(1)}); }},
-      {"scatter_reversed", [] { return trace_with(&scatter_reversed, {contiguous(1), contiguous(1)}); }},
-      {"scatter_shifted", [] { return trace_with(&scatter_shifted, {contiguous(1), contiguous(1)}); }},
+       [] {
+         return trace_with(&gather_masked, {contiguous(1), contiguous(1), contiguous(1), contiguous(1)});
+       }},
+      {"scatter_reversed",
+       [] {
+         return trace_with(&scatter_reversed, {contiguous(1), contiguous(1)});
+       }},
+      {"scatter_shifted",
+       [] {
+         return trace_with(&scatter_shifted, {contiguous(1), contiguous(1)});
+       }},
       {"scatter_permuted",
-       [] { return trace_with(&scatter_permuted, {contiguous(1), contiguous(1), contiguous(1)}); }},
-      {"store_mirrored", [] { return trace_with(&store_mirrored, {contiguous(1), contiguous(1)}); }},
-      {"histogram", [] { return trace_with(&histogram, {contiguous(1), contiguous(1)}); }},
-      {"column_sums", [] { return trace_with(&column_sums, {contiguous(1), contiguous(2)}); }},
-      {"claim_slots", [] { return trace_with(&claim_slots, {contiguous(1), contiguous(1), contiguous(1)}); }},
-      {"bucket_max", [] { return trace_with(&bucket_max, {contiguous(1), contiguous(1), contiguous(1), {}}); }},
-      {"exchange_cells", [] { return trace_with(&exchange_cells, {contiguous(1), contiguous(1), contiguous(1)}); }},
-      {"overlapping_rows", [] { return trace_with(&overlapping_rows, {contiguous(2), contiguous(2)}); }},
-      {"column_slice", [] { return trace_with(&column_slice, {contiguous(2), contiguous(2), {}, {}}); }},
+       [] {
+         return trace_with(&scatter_permuted, {contiguous(1), contiguous(1), contiguous(1)});
+       }},
+      {"scatter_permuted_persistent",
+       [] {
+         return trace_with(&scatter_permuted_persistent, {contiguous(1), contiguous(1), contiguous(1)});
+       }},
+      {"store_mirrored",
+       [] {
+         return trace_with(&store_mirrored, {contiguous(1), contiguous(1)});
+       }},
+      {"histogram",
+       [] {
+         return trace_with(&histogram, {contiguous(1), contiguous(1)});
+       }},
+      {"column_sums",
+       [] {
+         return trace_with(&column_sums, {contiguous(1), contiguous(2)});
+       }},
+      {"claim_slots",
+       [] {
+         return trace_with(&claim_slots, {contiguous(1), contiguous(1), contiguous(1)});
+       }},
+      {"bucket_max",
+       [] {
+         return trace_with(&bucket_max, {contiguous(1), contiguous(1), contiguous(1), {}});
+       }},
+      {"exchange_cells",
+       [] {
+         return trace_with(&exchange_cells, {contiguous(1), contiguous(1), contiguous(1)});
+       }},
+      {"overlapping_rows",
+       [] {
+         return trace_with(&overlapping_rows, {contiguous(2), contiguous(2)});
+       }},
+      {"column_slice",
+       [] {
+         return trace_with(&column_slice, {contiguous(2), contiguous(2), {}, {}});
+       }},
       {"gather_from_slice",
-       [] { return trace_with(&gather_from_slice, {contiguous(1), contiguous(1), contiguous(1), {}, {}}); }},
-      {"gathered_rows", [] { return trace_with(&gathered_rows, {contiguous(2), contiguous(2), contiguous(1)}); }},
+       [] {
+         return trace_with(&gather_from_slice, {contiguous(1), contiguous(1), contiguous(1), {}, {}});
+       }},
+      {"gathered_rows",
+       [] {
+         return trace_with(&gathered_rows, {contiguous(2), contiguous(2), contiguous(1)});
+       }},
   };
 }
 

@@ -3,6 +3,8 @@
 // configurations of each kernel under the same entry name, and each dump overwrites the previous one.
 //
 //   CUTILE_DUMP=bytecode CUTILE_DUMP_DIR=DIR dsl_dump softmax DTYPE ROWS COLS   (DTYPE: f32, f16, bf16)
+//                                     the four softmax kernels, TileGym's occupancies
+//   ... dsl_dump dropout DTYPE N       dropout and dropout_inplace, tile 1024
 //   ... dsl_dump matmul M N K              f16, tile 128x128x32, num_ctas 1, occupancy 1
 //   ... dsl_dump persistent_matmul M N K   f16, tile 128x512x64, grouped<8>, num_ctas 4, occupancy 1
 //   ... dsl_dump fmha B H S                f16, D 128, tiles 256x128, causal, occupancy 2
@@ -19,6 +21,7 @@
 #include <cstdio>
 #include <string>
 
+#include "attention/fmha.hpp"
 #include "cutile/error.hpp"
 #include "cutile/launch.hpp"
 #include "activation/geglu.hpp"
@@ -26,12 +29,12 @@
 #include "activation/relu.hpp"
 #include "activation/silu_and_mul.hpp"
 #include "activation/swiglu.hpp"
-#include "attention/fmha.hpp"
+#include "elementwise/dropout.hpp"
 #include "gemm/matmul.hpp"
-#include "kernels/row_softmax.hpp"
 #include "normalization/layer_norm_legacy.hpp"
 #include "normalization/persistent_layer_norm.hpp"
 #include "normalization/rms_norm.hpp"
+#include "normalization/softmax.hpp"
 #include "positional/rope.hpp"
 #include "program_main.hpp"
 
@@ -39,15 +42,22 @@ namespace {
 
 namespace ct = cutile;
 
+void report(const ct::CompiledKernel& k);
+
+// TileGym's launch choices: occupancy 4 for the gather and chunked kernels, 2 for the TMA one.
 template <ct::Element E, int64_t TILE_N>
 void softmax(int64_t rows, int64_t cols) {
   auto y = ct::Tensor<E>::meta({rows, cols});
-  const ct::CompiledKernel k = ct::compile_only("sm_90", {}, examples::row_softmax<E, TILE_N>,
-                                                y.partition({1, TILE_N}), ct::Tensor<E>::meta({rows, cols}));
-  std::printf("row_softmax %s %lldx%lld, tile 1x%lld: %zu bytes of bytecode\n",
-              std::string(ct::element_traits<E>::name).c_str(),
-              static_cast<long long>(rows), static_cast<long long>(cols), static_cast<long long>(TILE_N),
-              k.bytecode_bytes);
+  auto x = ct::Tensor<E>::meta({rows, cols});
+  ct::LaunchOptions four, two;
+  four.hints.occupancy = 4;
+  two.hints.occupancy = 2;
+  report(
+      ct::compile_only("sm_90", four, ct::kernels::softmax_gather<E, TILE_N>, y.partition({1, TILE_N}), x));
+  report(ct::compile_only("sm_90", {}, ct::kernels::softmax_row<E, TILE_N>, y.partition({1, TILE_N}), x));
+  report(ct::compile_only("sm_90", two, ct::kernels::softmax_tma<E, TILE_N>, y.partition({1, TILE_N}), x));
+  constexpr int64_t CHUNK = TILE_N < 8192 ? TILE_N : 8192;
+  report(ct::compile_only("sm_90", four, ct::kernels::softmax_chunked<E, CHUNK>, y.partition({1, CHUNK}), x));
 }
 
 // TILE_N is the next power of two of the columns, as TileGym's launcher chooses it.
@@ -61,6 +71,16 @@ void softmax(int64_t rows, int64_t cols) {
   throw ct::UserError("dsl_dump: softmax supports at most 16384 columns, got " + std::to_string(cols));
 }
 
+// Runtime seed, p and scale; TILE 1024 as TileGym's launcher.
+template <ct::Element E>
+void dropout(int64_t n) {
+  auto y = ct::Tensor<E>::meta({n});
+  report(ct::compile_only("sm_90", {}, ct::kernels::dropout<E, 1024>, y.partition({1024}),
+                          ct::Tensor<E>::meta({n}), 0, 0.5, 2.0));
+  report(
+      ct::compile_only("sm_90", {}, ct::kernels::dropout_inplace<E, 1024>, y.partition({1024}), 0, 0.5, 2.0));
+}
+
 void report(const ct::CompiledKernel& k) {
   std::printf("%s: %zu bytes of bytecode\n", k.name.c_str(), k.bytecode_bytes);
 }
@@ -71,7 +91,8 @@ void matmul(int64_t m, int64_t n, int64_t k, bool persistent) {
   ct::LaunchOptions options;
   if (persistent) {
     options.hints = {.num_ctas = 4, .occupancy = 1};
-    report(ct::compile_only("sm_90", options, ct::kernels::persistent_matmul<ct::f16, ct::f16, 128, 512, 64, 8>,
+    report(ct::compile_only("sm_90", options,
+                            ct::kernels::persistent_matmul<ct::f16, ct::f16, 128, 512, 64, 8>,
                             c.partition({128, 512}), a, b));
   } else {
     options.hints = {.num_ctas = 1, .occupancy = 1};
@@ -85,8 +106,9 @@ void fmha(int64_t batch, int64_t heads, int64_t seq) {
   auto q = ct::Tensor<ct::f16>::meta({batch * heads, seq, 128});
   ct::LaunchOptions options;
   options.hints.occupancy = 2;
-  report(ct::compile_only("sm_90", options, ct::kernels::fmha<ct::f16, 128, 256, 128, true>, o.partition({256, 1, 128}, {1, 0, 2}),
-                          q, q, q, 1.0 / std::sqrt(128.0), 0, heads, 1));
+  report(ct::compile_only("sm_90", options, ct::kernels::fmha<ct::f16, 128, 256, 128, true>,
+                          o.partition({256, 1, 128}, {1, 0, 2}), q, q, q, 1.0 / std::sqrt(128.0), 0, heads,
+                          1));
 }
 
 // ---- activations, as capi/src/{relu,gelu,geglu,silu_and_mul,swiglu}.cpp launch them
@@ -333,21 +355,40 @@ int run(int argc, char** argv) {
     else throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
     return 0;
   }
+  if (argc == 4 && op == "dropout") {
+    const std::string dtype = argv[2];
+    const int64_t n = std::stoll(argv[3]);
+    if (dtype == "f32")
+      dropout<float>(n);
+    else if (dtype == "f16")
+      dropout<ct::f16>(n);
+    else if (dtype == "bf16")
+      dropout<ct::bf16>(n);
+    else
+      throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
+    return 0;
+  }
   if (argc != 5 || op != "softmax")
     throw ct::UserError(
-        "usage: dsl_dump softmax DTYPE ROWS COLS | matmul M N K | persistent_matmul M N K | fmha B H S | relu DTYPE N | "
-        "gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | swiglu DTYPE ROWS N | rms_norm M N | "
-        "layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE H S D");
+        "usage: dsl_dump softmax DTYPE ROWS COLS | dropout DTYPE N | matmul M N K | persistent_matmul M N K | "
+        "fmha B H S | relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | "
+        "swiglu DTYPE ROWS N | rms_norm M N | layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE H S D");
   const std::string dtype = argv[2];
   const int64_t rows = std::stoll(argv[3]);
   const int64_t cols = std::stoll(argv[4]);
-  if (dtype == "f32") softmax<float>(rows, cols);
-  else if (dtype == "f16") softmax<ct::f16>(rows, cols);
-  else if (dtype == "bf16") softmax<ct::bf16>(rows, cols);
-  else throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
+  if (dtype == "f32")
+    softmax<float>(rows, cols);
+  else if (dtype == "f16")
+    softmax<ct::f16>(rows, cols);
+  else if (dtype == "bf16")
+    softmax<ct::bf16>(rows, cols);
+  else
+    throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
   return 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return program::run_guarded(run, argc, argv); }
+int main(int argc, char** argv) {
+  return program::run_guarded(run, argc, argv);
+}

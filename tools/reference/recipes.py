@@ -243,6 +243,19 @@ def _rope(c):
     ]
 
 
+# dropout: tilegym/ops/cutile/dropout.py; bench_dropout runs M 2^20..2^26, p 0.5, f16/f32.
+def _dropout(c):
+    m, e, p = c["M"], dtype(c["dtype"]), float(c["p"])
+    x, y = Array(e, (m,)), Array(e, (m,))
+    mixed = (int(c["seed"]) * 2654435761) & 0xFFFFFFFF
+    seed = mixed - (1 << 32) if mixed >= 0x80000000 else mixed
+    return [
+        Launch("dropout", "_dropout_kernel", (x, y, p, seed, 1024, True), {},
+               "training, not in place: 1-D gather/scatter tiles of 1024, p and the _mix_seed'ed seed compiled "
+               "in (in place launches the same kernel with output = x)"),
+    ]
+
+
 RECIPES = {
     "softmax": Recipe("softmax", {"M": 4096, "N": 4096, "dtype": "bf16", "num_worker_warps": None,
                                   "tma_occupancy": 2}, _softmax,
@@ -271,6 +284,8 @@ RECIPES = {
                             "partial_rotary_factor": 1.0, "occupancy": 9}, _rope,
                    "rotary embedding in place on q (B, H, S, D) and k (B, H_kv, S, D): rope"),
 }
+RECIPES["dropout"] = Recipe("dropout", {"M": 1 << 24, "dtype": "f16", "p": 0.5, "seed": 0}, _dropout,
+                            "dropout of a flat (M,) tensor in training mode: dropout")
 RECIPES["fmha"] = RECIPES["attention"]
 RECIPES.update({
     "relu": Recipe("activation.relu", {"M": 256, "N": 32768, "dtype": "f16"}, _relu, "ReLU, flattened: forward"),

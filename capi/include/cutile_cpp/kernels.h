@@ -90,10 +90,26 @@ CUTILE_CPP_API const char* cutile_cpp_last_error(void);
 /* "CUTILE_CPP_ERROR_ALIASING" for CUTILE_CPP_ERROR_ALIASING; "unknown status" for other values. */
 CUTILE_CPP_API const char* cutile_cpp_status_name(int32_t status);
 
-/* y[r, :] = softmax(x[r, :]) over the last axis, computed in f32.
- * y, x: 2-D, the same shape (M, N) and dtype (f32, f16 or bf16), any strides; N <= 16384. */
+/* The softmax kernels (TileGym's cutile softmax.py), for cutile_cpp_softmax_variant. */
+typedef enum cutile_cpp_softmax_kernel {
+  CUTILE_CPP_SOFTMAX_GATHER = 0,     /* persistent, rows gathered: TileGym's default */
+  CUTILE_CPP_SOFTMAX_MULTI_WAVE = 1, /* one row per tile block (use_multi_wave) */
+  CUTILE_CPP_SOFTMAX_TMA = 2,        /* persistent, rows loaded and stored as tiles (use_tma) */
+  CUTILE_CPP_SOFTMAX_CHUNKED = 3     /* persistent, rows in chunks of at most 8192 columns, three passes
+                                        (use_chunked) */
+} cutile_cpp_softmax_kernel;
+
+/* y[r, :] = softmax(x[r, :]) over the last axis, computed in f32 with the approximate exp and division.
+ * y, x: 2-D, the same shape (M, N) and dtype (f32, f16 or bf16), any strides; any N. Runs
+ * CUTILE_CPP_SOFTMAX_GATHER. */
 CUTILE_CPP_API int32_t cutile_cpp_softmax(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
                                           int32_t device_id, void* stream);
+
+/* cutile_cpp_softmax with the kernel picked by `kernel`, a cutile_cpp_softmax_kernel (another value:
+ * INVALID_ARGUMENT). Rows of more than 16384 columns run CUTILE_CPP_SOFTMAX_CHUNKED whatever `kernel` says:
+ * the one-tile-per-row kernels hold at most 16384. */
+CUTILE_CPP_API int32_t cutile_cpp_softmax_variant(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                                  int32_t kernel, int32_t device_id, void* stream);
 
 /* c = a + b elementwise. c, a, b: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
 CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
@@ -225,6 +241,19 @@ CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(
 CUTILE_CPP_API int32_t cutile_cpp_rope(const cutile_cpp_tensor* q, const cutile_cpp_tensor* k,
                                        const cutile_cpp_tensor* cos, const cutile_cpp_tensor* sin, int64_t rope_dim,
                                        int32_t device_id, void* stream);
+
+/* y = dropout(x) in training mode with TileGym's hash mask: element i (of the 1-D view) is kept when
+ * f32(h(i) & 0x7fffffff) / 2^31 > f32(p), h the int32 xorshift hash of i * 1103515245 + mix(seed), and
+ * becomes x[i] * (1 / (1 - p) rounded to the dtype), else 0 (all 0 when p >= 1). mix(seed) is TileGym's
+ * _mix_seed: (seed * 0x9E3779B1) mod 2^32 as int32, so the same seed gives TileGym's mask bit for bit.
+ * y, x: 1-D, the same length and dtype (f32, f16 or bf16), any strides; p: not NaN (else
+ * INVALID_ARGUMENT). Eval mode is the identity: callers skip the call. */
+CUTILE_CPP_API int32_t cutile_cpp_dropout(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, double p,
+                                          int64_t seed, int32_t device_id, void* stream);
+
+/* cutile_cpp_dropout with x as its own output, updated in place. */
+CUTILE_CPP_API int32_t cutile_cpp_dropout_inplace(const cutile_cpp_tensor* x, double p, int64_t seed,
+                                                  int32_t device_id, void* stream);
 
 #ifdef __cplusplus
 }
