@@ -14,10 +14,8 @@
 
 namespace cutile {
 
-/// Memory ordering of an atomic (Tile IR's; "weak" is for plain loads and stores only).
+/// Memory ordering of an atomic (Tile IR's; "weak" is for plain loads and stores only, ordering.hpp).
 enum class memory_order { relaxed, acquire, release, acq_rel };
-/// Which threads the ordering is promised to: this tile block's, the device's, or the whole system's.
-enum class memory_scope { block, device, system };
 
 struct AtomicOptions {
   memory_order order = memory_order::acq_rel;

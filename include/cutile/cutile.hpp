@@ -3,6 +3,7 @@
 
 #include "cutile/arith.hpp"
 #include "cutile/atomic.hpp"
+#include "cutile/bitcast.hpp"
 #include "cutile/cast.hpp"
 #include "cutile/cond.hpp"
 #include "cutile/control.hpp"

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cutile/ordering.hpp"
 #include "cutile/shape.hpp"
 #include "cutile/tile.hpp"
 
@@ -51,10 +52,19 @@ struct broadcast_all<A, B, Rest...> {
 template <class... T>
 using common_shape = typename detail::broadcast_all<typename T::shape_type...>::type;
 
-/// Options of a gather: the value of masked-off elements and the latency hint (1..10).
+/// Options of a gather: the value of masked-off elements, the latency hint (1..10) and the memory
+/// ordering of the load (weak, relaxed(scope) or acquire(scope)).
 struct GatherOptions {
   double padding = 0;
   std::optional<int> latency;
+  LoadOrdering ordering;
+};
+
+/// Options of a scatter: the latency hint (1..10) and the memory ordering of the store (weak,
+/// relaxed(scope) or release(scope)).
+struct ScatterOptions {
+  std::optional<int> latency;
+  StoreOrdering ordering;
 };
 
 namespace detail {
@@ -79,13 +89,17 @@ struct PointerTile {
 PointerTile pointer_tile(ir::Builder& b, const Addressing& a, const std::vector<ir::Value*>& indices,
                          const std::vector<int64_t>& shape, ir::Value* user_mask);
 
-/// load_ptr_tko weak of the masked pointers with a splat `padding` of the pointee type.
+/// load_ptr_tko (weak unless `ordering` says otherwise) of the masked pointers with a splat `padding` of
+/// the pointee type.
 std::pair<ir::Value*, ir::Value*> masked_load(ir::Builder& b, const PointerTile& p, double padding,
                                               std::optional<int> latency, ir::Value* token,
-                                              const std::source_location& where);
-/// store_ptr_tko weak of `value` through the masked pointers; returns the token.
+                                              const std::source_location& where,
+                                              const LoadOrdering& ordering = {});
+/// store_ptr_tko (weak unless `ordering` says otherwise) of `value` through the masked pointers; returns
+/// the token.
 ir::Value* masked_store(ir::Builder& b, const PointerTile& p, ir::Value* value, std::optional<int> latency,
-                        ir::Value* token, const std::source_location& where);
+                        ir::Value* token, const std::source_location& where,
+                        const StoreOrdering& ordering = {});
 
 /// The IR values of an At's index tiles, each broadcast to R.
 template <TileShape R, class... I>

@@ -134,6 +134,21 @@ class In {
     return load(shape, identity_order<rank>{}, index, padding, hints, where);
   }
 
+  /// The same with a memory ordering: `flags.load(tile<1>, {0}, acquire(memory_scope::device))` sees
+  /// every write another block released before this load reads its value (ordering.hpp).
+  template <int64_t... T>
+    requires(sizeof...(T) == rank) && TileShape<Shape<T...>>
+  Tile<E, Shape<T...>> load(tile_t<T...>, std::array<IndexArg, rank> index, LoadOrdering ordering,
+                            pad padding = pad::none, AccessHints hints = {},
+                            std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    ir::Value* view = b.make_partition_view(values_.tensor_view, {static_cast<int32_t>(T)...}, detail::padding_of(padding));
+    std::vector<ir::Value*> idx;
+    for (const IndexArg& i : index) idx.push_back(i.value(b));
+    return Tile<E, Shape<T...>>(
+        b.load_view(view, idx, nullptr, ordering.ordering(), ordering.scope(), detail::access_hints(hints)).first);
+  }
+
   /// The same with tile dim i walking tensor dim P[i] (`order<1, 0>` reads a transposed tile); `index`
   /// and the tile shape are in the tile's dimension order.
   template <int64_t... T, int... P>
@@ -241,7 +256,7 @@ class In {
     const detail::PointerTile p =
         detail::pointer_tile(b, detail::addressing(values_), detail::index_values<R>(at), R::vector(), mask);
     // Inputs are never written during a launch (no output may alias them): their loads need no token.
-    return Tile<E, R>(detail::masked_load(b, p, options.padding, options.latency, nullptr, where).first);
+    return Tile<E, R>(detail::masked_load(b, p, options.padding, options.latency, nullptr, where, options.ordering).first);
   }
 
   detail::ArrayValues values_;
@@ -262,14 +277,16 @@ struct OutputPartition {
     return b.make_partition_view(values.tensor_view, dims, padding_of(padding),
                                  O::is_identity ? std::vector<int32_t>{} : O::vector());
   }
-  void store(ir::Builder& b, const Tile<E, S>& value, std::vector<ir::Value*> index, const AccessHints& hints) const {
+  void store(ir::Builder& b, const Tile<E, S>& value, std::vector<ir::Value*> index, const AccessHints& hints,
+             const StoreOrdering& ordering = {}) const {
     ir::Value* token = b.store_view(value.value(), view(b, pad::none), std::move(index), token_for_store(*tokens),
-                                    ir::MemoryOrdering::weak, std::nullopt, access_hints(hints));
+                                    ordering.ordering(), ordering.scope(), access_hints(hints));
     stored(*tokens, token);
   }
-  Tile<E, S> load(ir::Builder& b, std::vector<ir::Value*> index, pad padding, const AccessHints& hints) const {
+  Tile<E, S> load(ir::Builder& b, std::vector<ir::Value*> index, pad padding, const AccessHints& hints,
+                  const LoadOrdering& ordering = {}) const {
     auto [tile, token] = b.load_view(view(b, padding), std::move(index), token_for_load(*tokens),
-                                     ir::MemoryOrdering::weak, std::nullopt, access_hints(hints));
+                                     ordering.ordering(), ordering.scope(), access_hints(hints));
     loaded(b, *tokens, token);
     return Tile<E, S>(tile);
   }
@@ -307,10 +324,23 @@ class Out {
     part_.store(detail::trace_at(where), value, index(where), hints);
   }
 
+  /// The same with a memory ordering: `release(memory_scope::device)` makes the block's earlier writes
+  /// visible to whoever acquires this tile's values (ordering.hpp).
+  void store(const Tile<E, S>& value, StoreOrdering ordering, AccessHints hints = {},
+             std::source_location where = std::source_location::current()) const {
+    part_.store(detail::trace_at(where), value, index(where), hints, ordering);
+  }
+
   /// Reads this block's tile (for kernels that update their output in place).
   Tile<E, S> load(pad padding = pad::none, AccessHints hints = {},
                   std::source_location where = std::source_location::current()) const {
     return part_.load(detail::trace_at(where), index(where), padding, hints);
+  }
+
+  /// The same with a memory ordering (weak, relaxed(scope) or acquire(scope)).
+  Tile<E, S> load(LoadOrdering ordering, pad padding = pad::none, AccessHints hints = {},
+                  std::source_location where = std::source_location::current()) const {
+    return part_.load(detail::trace_at(where), index(where), padding, hints, ordering);
   }
 
   /// Writes `value` to the elements at `at(...)` of this block's tile — coordinates relative to the
@@ -318,21 +348,24 @@ class Out {
   /// written, so the block cannot reach another block's tile.
   template <IndexTile... I, TileShape V>
     requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>>>
-  void scatter(const At<I...>& at, const Tile<E, V>& value,
+  void scatter(const At<I...>& at, const Tile<E, V>& value, ScatterOptions options = {},
                std::source_location where = std::source_location::current()) const {
     using R = common_shape<I..., Tile<E, V>>;
     ir::Builder& b = detail::trace_at(where);
-    detail::Addressing a;
-    a.base = part_.values.base;
-    const auto ids = index(where);
-    for (size_t d = 0; d < rank; ++d) {
-      const auto t = static_cast<size_t>(O::dims[d]);
-      a.extents.push_back(part_.values.extents[t]);
-      a.strides.push_back(part_.values.strides[t]);
-      a.origins.push_back(b.binary(ir::Opcode::muli, ids[d], b.constant_int(ir::ElementType::i32, S::dims[d])));
-      a.limits.push_back(S::dims[d]);
-    }
-    scatter_with(b, a, detail::index_values<R>(at), broadcast_to<R>(value).value(), R::vector(), where);
+    scatter_with(b, confined(b, where), detail::index_values<R>(at), broadcast_to<R>(value).value(), nullptr,
+                 R::vector(), options, where);
+  }
+
+  /// The same, writing only where `mask` is true (cuTile Python's scatter(..., mask=)); the tile and
+  /// tensor bounds still apply.
+  template <IndexTile... I, TileShape V, TileShape M>
+    requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>, Tile<bool, M>>>
+  void scatter(const At<I...>& at, const Tile<E, V>& value, const Tile<bool, M>& mask, ScatterOptions options = {},
+               std::source_location where = std::source_location::current()) const {
+    using R = common_shape<I..., Tile<E, V>, Tile<bool, M>>;
+    ir::Builder& b = detail::trace_at(where);
+    scatter_with(b, confined(b, where), detail::index_values<R>(at), broadcast_to<R>(value).value(),
+                 broadcast_to<R>(mask).value(), R::vector(), options, where);
   }
 
   /// Escape hatch: writes `value` at `at(...)` — element coordinates of the whole output tensor, in its
@@ -340,21 +373,39 @@ class Out {
   /// checked). Two blocks writing one element race; the kernel must rule that out itself.
   template <IndexTile... I, TileShape V>
     requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>>>
-  void unchecked_scatter(const At<I...>& at, const Tile<E, V>& value,
+  void unchecked_scatter(const At<I...>& at, const Tile<E, V>& value, ScatterOptions options = {},
                          std::source_location where = std::source_location::current()) const {
     using R = common_shape<I..., Tile<E, V>>;
     ir::Builder& b = detail::trace_at(where);
     scatter_with(b, detail::addressing(part_.values), detail::index_values<R>(at), broadcast_to<R>(value).value(),
-                 R::vector(), where);
+                 nullptr, R::vector(), options, where);
+  }
+
+  /// Escape hatch: the same, writing only where `mask` is true (the tensor's bounds still apply).
+  template <IndexTile... I, TileShape V, TileShape M>
+    requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>, Tile<bool, M>>>
+  void unchecked_scatter(const At<I...>& at, const Tile<E, V>& value, const Tile<bool, M>& mask,
+                         ScatterOptions options = {},
+                         std::source_location where = std::source_location::current()) const {
+    using R = common_shape<I..., Tile<E, V>, Tile<bool, M>>;
+    ir::Builder& b = detail::trace_at(where);
+    scatter_with(b, detail::addressing(part_.values), detail::index_values<R>(at), broadcast_to<R>(value).value(),
+                 broadcast_to<R>(mask).value(), R::vector(), options, where);
   }
 
   /// Escape hatch: writes tile number `tile_index` of the partition, whichever block owns it.
   void unchecked_store(std::array<IndexArg, rank> tile_index, const Tile<E, S>& value, AccessHints hints = {},
                        std::source_location where = std::source_location::current()) const {
+    unchecked_store(tile_index, value, weak, hints, where);
+  }
+
+  /// The same with a memory ordering (weak, relaxed(scope) or release(scope)).
+  void unchecked_store(std::array<IndexArg, rank> tile_index, const Tile<E, S>& value, StoreOrdering ordering,
+                       AccessHints hints = {}, std::source_location where = std::source_location::current()) const {
     ir::Builder& b = detail::trace_at(where);
     std::vector<ir::Value*> idx;
     for (const IndexArg& i : tile_index) idx.push_back(i.value(b));
-    part_.store(b, value, idx, hints);
+    part_.store(b, value, idx, hints, ordering);
   }
 
   /// Extent of tensor dimension A.
@@ -369,11 +420,27 @@ class Out {
     auto ids = detail::TraceContext::current(where).block_ids(where);
     return std::vector<ir::Value*>(ids.begin(), ids.begin() + rank);
   }
+  // This block's tile as the only elements a scatter may reach: coordinates relative to the tile, each
+  // below its tile dimension.
+  detail::Addressing confined(ir::Builder& b, const std::source_location& where) const {
+    detail::Addressing a;
+    a.base = part_.values.base;
+    const auto ids = index(where);
+    for (size_t d = 0; d < rank; ++d) {
+      const auto t = static_cast<size_t>(O::dims[d]);
+      a.extents.push_back(part_.values.extents[t]);
+      a.strides.push_back(part_.values.strides[t]);
+      a.origins.push_back(b.binary(ir::Opcode::muli, ids[d], b.constant_int(ir::ElementType::i32, S::dims[d])));
+      a.limits.push_back(S::dims[d]);
+    }
+    return a;
+  }
   void scatter_with(ir::Builder& b, const detail::Addressing& a, const std::vector<ir::Value*>& indices,
-                    ir::Value* value, const std::vector<int64_t>& shape, const std::source_location& where) const {
-    const detail::PointerTile p = detail::pointer_tile(b, a, indices, shape, nullptr);
-    detail::stored(*part_.tokens,
-                   detail::masked_store(b, p, value, std::nullopt, detail::token_for_store(*part_.tokens), where));
+                    ir::Value* value, ir::Value* mask, const std::vector<int64_t>& shape, const ScatterOptions& options,
+                    const std::source_location& where) const {
+    const detail::PointerTile p = detail::pointer_tile(b, a, indices, shape, mask);
+    detail::stored(*part_.tokens, detail::masked_store(b, p, value, options.latency,
+                                                       detail::token_for_store(*part_.tokens), where, options.ordering));
   }
 
   detail::OutputPartition<E, S, O> part_;

@@ -24,11 +24,29 @@
 
 namespace cutile {
 
-/// Entry hints for tileiras, validated before it runs.
+/// Entry hints for one GPU target.
+struct TargetHints {
+  std::optional<int> num_ctas;          ///< CTAs per cluster: a power of two ≤ 16 (1 on sm_8x)
+  std::optional<int> occupancy;         ///< 1..32: tile blocks expected per SM
+  std::optional<int> num_worker_warps;  ///< 4 or 8
+};
+
+/// Entry hints for tileiras, validated before it runs: defaults for every target, and values for named
+/// targets that take precedence there, hint by hint (cuTile Python's ByTarget):
+///
+///   options.hints.occupancy = 2;                                          // every target
+///   options.hints.for_target("sm_100", {.num_ctas = 2}).for_target("sm_90", {.occupancy = 1});
 struct KernelHints {
   std::optional<int> num_ctas;          ///< CTAs per cluster: a power of two ≤ 16
   std::optional<int> occupancy;         ///< 1..32: tile blocks expected per SM
   std::optional<int> num_worker_warps;  ///< 4 or 8
+  /// Per target ("sm_80" … "sm_121", each at most once), in the order given.
+  std::vector<std::pair<std::string, TargetHints>> targets;
+
+  KernelHints& for_target(std::string gpu, TargetHints hints) {
+    targets.emplace_back(std::move(gpu), hints);
+    return *this;
+  }
 };
 
 struct LaunchOptions {
@@ -73,6 +91,10 @@ template <KernelParam... P>
 std::unique_ptr<ir::Module> trace_erased(AnyKernel kernel, std::span<const ArrayFacts> facts) {
   return trace_kernel(reinterpret_cast<void (*)(P...)>(kernel), facts);
 }
+
+/// The entry's optimization_hints: "default" from the defaults and one entry per target with that
+/// target's own values, or nullopt when no hint is set. UserError naming the hint when one is invalid.
+std::optional<ir::Attribute> entry_hints(const KernelHints& hints);
 
 Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options);
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,

@@ -151,28 +151,6 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   return *grid;
 }
 
-std::optional<ir::Attribute> entry_hints(const KernelHints& h) {
-  std::vector<std::pair<std::string, ir::Attribute>> entries;
-  auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
-  if (h.num_ctas) {
-    if (!pow2(*h.num_ctas) || *h.num_ctas > 16)
-      throw UserError("KernelHints::num_ctas must be a power of two ≤ 16, got " + std::to_string(*h.num_ctas));
-    entries.emplace_back("num_cta_in_cga", ir::Attribute::i32(*h.num_ctas));
-  }
-  if (h.occupancy) {
-    if (*h.occupancy < 1 || *h.occupancy > 32)
-      throw UserError("KernelHints::occupancy must be in 1..32, got " + std::to_string(*h.occupancy));
-    entries.emplace_back("occupancy", ir::Attribute::i32(*h.occupancy));
-  }
-  if (h.num_worker_warps) {
-    if (*h.num_worker_warps != 4 && *h.num_worker_warps != 8)
-      throw UserError("KernelHints::num_worker_warps must be 4 or 8, got " + std::to_string(*h.num_worker_warps));
-    entries.emplace_back("num_worker_warps_per_cta", ir::Attribute::i32(*h.num_worker_warps));
-  }
-  if (entries.empty()) return std::nullopt;
-  return ir::Attribute::optimization_hints({{"default", ir::Attribute::dictionary(std::move(entries))}});
-}
-
 ir::Version bytecode_version() {
   if (const char* requested = std::getenv("CUTILE_BYTECODE_VERSION")) {
     const auto v = ir::parse_version(requested);
@@ -281,8 +259,17 @@ void fill_table_key(TableKey& key, const KernelRef& kernel, std::span<const Laun
                                                  f.base_aligned_16});
     }
   }
-  for (const auto& hint : {options.hints.num_ctas, options.hints.occupancy, options.hints.num_worker_warps})
-    key.signature.push_back(hint.value_or(-1));
+  const KernelHints& h = options.hints;
+  for (const auto& hint : {h.num_ctas, h.occupancy, h.num_worker_warps}) key.signature.push_back(hint.value_or(-1));
+  for (const auto& [gpu, t] : h.targets) {
+    key.signature.push_back(static_cast<int64_t>(gpu.size()));  // then the name, 8 characters per entry
+    for (size_t k = 0; k < gpu.size(); k += 8) {
+      int64_t chars = 0;
+      std::memcpy(&chars, gpu.data() + k, std::min<size_t>(8, gpu.size() - k));
+      key.signature.push_back(chars);
+    }
+    for (const auto& hint : {t.num_ctas, t.occupancy, t.num_worker_warps}) key.signature.push_back(hint.value_or(-1));
+  }
 }
 
 std::mutex table_mutex;

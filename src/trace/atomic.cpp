@@ -17,18 +17,9 @@ ir::MemoryOrdering ordering_of(memory_order o) {
   return ir::MemoryOrdering::acq_rel;
 }
 
-ir::MemoryScope scope_of(memory_scope s) {
-  switch (s) {
-    case memory_scope::block: return ir::MemoryScope::tl_blk;
-    case memory_scope::device: return ir::MemoryScope::device;
-    case memory_scope::system: return ir::MemoryScope::sys;
-  }
-  return ir::MemoryScope::device;
-}
-
 std::vector<ir::NamedAttribute> ordering_and_scope(ir::MemoryOrdering ordering, memory_scope scope) {
   return {{"memory_ordering_semantics", ir::Attribute::enum_of(ir::EnumKind::memory_ordering, ordering)},
-          {"memory_scope", ir::Attribute::enum_of(ir::EnumKind::memory_scope, scope_of(scope))}};
+          {"memory_scope", ir::Attribute::enum_of(ir::EnumKind::memory_scope, ir_scope(scope))}};
 }
 
 std::vector<ir::Value*> optional_group(ir::Value* v) { return v ? std::vector<ir::Value*>{v} : std::vector<ir::Value*>{}; }

@@ -26,10 +26,13 @@ ir::Value* to_i64(ir::Builder& b, ir::Value* x) {
 
 ir::Value* both(ir::Builder& b, ir::Value* x, ir::Value* y) { return x ? b.binary(ir::Opcode::andi, x, y) : y; }
 
-// Pointer loads and stores take only the latency hint.
-std::vector<ir::NamedAttribute> weak_with_latency(std::optional<int> latency, const std::source_location& where) {
+// The ordering, its scope (none for weak) and the latency hint, the only hint pointer loads and stores take.
+std::vector<ir::NamedAttribute> memory_attrs(const MemoryOrdering& ordering, std::optional<int> latency,
+                                             const std::source_location& where) {
   std::vector<ir::NamedAttribute> attrs = {
-      {"memory_ordering_semantics", ir::Attribute::enum_of(ir::EnumKind::memory_ordering, ir::MemoryOrdering::weak)}};
+      {"memory_ordering_semantics", ir::Attribute::enum_of(ir::EnumKind::memory_ordering, ordering.ordering())}};
+  if (const auto scope = ordering.scope())
+    attrs.push_back({"memory_scope", ir::Attribute::enum_of(ir::EnumKind::memory_scope, *scope)});
   if (latency) {
     if (*latency < 1 || *latency > 10)
       throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) +
@@ -65,21 +68,21 @@ PointerTile pointer_tile(ir::Builder& b, const Addressing& a, const std::vector<
 
 std::pair<ir::Value*, ir::Value*> masked_load(ir::Builder& b, const PointerTile& p, double padding,
                                               std::optional<int> latency, ir::Value* token,
-                                              const std::source_location& where) {
+                                              const std::source_location& where, const LoadOrdering& ordering) {
   const std::vector<int64_t>& shape = p.pointers->type().shape();
   const E element = p.pointers->type().element().element().element_type();
   ir::Value* pad = ir::is_float(element) ? b.constant_float(element, padding, shape)
                                          : b.constant_int(element, static_cast<int64_t>(padding), shape);
   ir::Operation& op = b.create(ir::Opcode::load_ptr_tko, {ir::tile_type(shape, element), ir::Type::token()},
-                               {{p.pointers}, {p.mask}, {pad}, optional_group(token)}, weak_with_latency(latency, where));
+                               {{p.pointers}, {p.mask}, {pad}, optional_group(token)}, memory_attrs(ordering, latency, where));
   return {op.result(0), op.result(1)};
 }
 
 ir::Value* masked_store(ir::Builder& b, const PointerTile& p, ir::Value* value, std::optional<int> latency,
-                        ir::Value* token, const std::source_location& where) {
+                        ir::Value* token, const std::source_location& where, const StoreOrdering& ordering) {
   return b
       .create(ir::Opcode::store_ptr_tko, {ir::Type::token()}, {{p.pointers}, {value}, {p.mask}, optional_group(token)},
-              weak_with_latency(latency, where))
+              memory_attrs(ordering, latency, where))
       .result(0);
 }
 

@@ -1,0 +1,18 @@
+cuda_tile.module @kernels {
+  entry @acquire_release_copy(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<i32>, %arg3: tile<ptr<f32>>, %arg4: tile<i32>, %arg5: tile<i32>) {
+    %assume = assume div_by<16>, %arg0 : tile<ptr<f32>>
+    %assume_0 = assume bounded<0, ?>, %arg1 : tile<i32>
+    %tview = make_tensor_view %assume, shape = [%assume_0], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %assume_1 = assume div_by<16>, %arg3 : tile<ptr<f32>>
+    %assume_2 = assume bounded<0, ?>, %arg4 : tile<i32>
+    %tview_3 = make_tensor_view %assume_1, shape = [%assume_2], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
+    %pview = make_partition_view %tview_3 : partition_view<tile=(16), padding_value = zero, tensor_view<?xf32, strides=[1]>>
+    %tile, %result_token = load_view_tko acquire device %pview[%blockId_x] : partition_view<tile=(16), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+    %cst_2_f32 = constant <f32: 2.000000e+00> : tile<16xf32>
+    %0 = mulf %tile, %cst_2_f32  : tile<16xf32>
+    %pview_4 = make_partition_view %tview : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+    %1 = store_view_tko release device %0, %pview_4[%blockId_x] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    return
+  }
+}
