@@ -5,15 +5,17 @@
 //            at most ≈ 5e-4, inside TileGym's tolerance (atol 1e-2)
 //            backward: dx = dy · gelu'(x); 'tanh': the derivative of its forward; 'none': Φ̃(x) + x·φ(x)
 //            with Φ̃ the forward's tanh-form CDF and φ(x) = e^(−x²/2) / √(2π), as TileGym differentiates
-//   E        f32, f16 or bf16; everything is computed in f32 (TileGym's forward computes in E: f32 here
-//            is at least as accurate, and its backward is f32 already)
+//   E        f32, f16 or bf16; the forward computes in E, as TileGym's does (with f16, cuTile Python's IR
+//            is f16 throughout: the same ops at twice f32's throughput, which this compute-bound kernel
+//            needs to keep pace); the backward computes in f32, as TileGym's (the cancellation in
+//            Φ̃(x) + x·φ(x) near x = −0.75 needs it)
 //   TILE     elements per tile block, a power of two (the C ABI: 1024; 4096 for forwards of ≥ 2^24
 //            elements, as TileGym widens memory-bound launches)
 //   runtime  x, dy: (n), any stride; y, dx: (n), any stride, written through their (TILE) partitions
 //   grid     (cdiv(n, TILE), 1, 1); the last tile's overhang loads as 0 and its store is clipped
 // Provenance: TileGym src/tilegym/ops/cutile/activation/gelu.py (1.5.1), `_gelu_kernel` and
 // `_gelu_kernel_backward`, with tile-space loads and stores instead of gathers / scatters of the same
-// offsets. The f32 tile functions here are shared with geglu.hpp, as TileGym's geglu imports them.
+// offsets. The tile functions here are shared with geglu.hpp (in f32), as TileGym's geglu imports them.
 #pragma once
 
 #include <cstdint>
@@ -31,33 +33,34 @@ inline constexpr double kSqrt2OverPi = 0.7978845608028654;
 inline constexpr double kCubic = 0.044715;
 inline constexpr double kInvSqrt2Pi = 0.3989422804014327;
 
-// The multiply-adds are fma where cuTile Python fuses TileGym's `a * b + c`, so both round alike.
+// The multiply-adds are fma where cuTile Python fuses TileGym's `a * b + c`, so both round alike. The
+// functions compute in their tile's element type T: constants are rounded to T, every op rounds to T.
 
-template <TileShape S>
-Tile<float, S> splat(double v) {
-  return broadcast_to<S>(scalar<float>(v));
+template <FloatElement T, TileShape S>
+Tile<T, S> splat(double v) {
+  return broadcast_to<S>(scalar<T>(v));
 }
 
 /// u = √(2/π) · (x + 0.044715 x³), associated as each TileGym form writes it.
-template <GeluApprox A, TileShape S>
-Tile<float, S> inner(const Tile<float, S>& x) {
+template <GeluApprox A, FloatElement T, TileShape S>
+Tile<T, S> inner(const Tile<T, S>& x) {
   if constexpr (A == GeluApprox::tanh)
     return kSqrt2OverPi * fma(kCubic * x * x, x, x);
   else
-    return kSqrt2OverPi * fma(splat<S>(kCubic), x * x * x, x);
+    return kSqrt2OverPi * fma(splat<T, S>(kCubic), x * x * x, x);
 }
 
 /// tanh u, by the precise tanh ('tanh') or as 2σ(2u) − 1 through exp ('none').
-template <GeluApprox A, TileShape S>
-Tile<float, S> tanh_of(const Tile<float, S>& u) {
+template <GeluApprox A, FloatElement T, TileShape S>
+Tile<T, S> tanh_of(const Tile<T, S>& u) {
   if constexpr (A == GeluApprox::tanh)
     return tanh(u);
   else
-    return fma(splat<S>(2.0), 1.0 / (1.0 + exp(-(2.0 * u))), splat<S>(-1.0));
+    return fma(splat<T, S>(2.0), 1.0 / (1.0 + exp(-(2.0 * u))), splat<T, S>(-1.0));
 }
 
-template <GeluApprox A, TileShape S>
-Tile<float, S> forward(const Tile<float, S>& x) {
+template <GeluApprox A, FloatElement T, TileShape S>
+Tile<T, S> forward(const Tile<T, S>& x) {
   if constexpr (A == GeluApprox::tanh)
     return 0.5 * x * (1.0 + tanh_of<A>(inner<A>(x)));
   else
@@ -65,15 +68,15 @@ Tile<float, S> forward(const Tile<float, S>& x) {
 }
 
 /// d gelu / dx, as TileGym differentiates each form (see the header).
-template <GeluApprox A, TileShape S>
-Tile<float, S> derivative(const Tile<float, S>& x) {
+template <GeluApprox A, FloatElement T, TileShape S>
+Tile<T, S> derivative(const Tile<T, S>& x) {
   auto t = tanh_of<A>(inner<A>(x));
   if constexpr (A == GeluApprox::tanh) {
-    auto d_inner = kSqrt2OverPi * fma(3.0 * kCubic * x, x, splat<S>(1.0));
-    return fma(splat<S>(0.5), 1.0 + t, 0.5 * x * fma(-t, t, splat<S>(1.0)) * d_inner);
+    auto d_inner = kSqrt2OverPi * fma(3.0 * kCubic * x, x, splat<T, S>(1.0));
+    return fma(splat<T, S>(0.5), 1.0 + t, 0.5 * x * fma(-t, t, splat<T, S>(1.0)) * d_inner);
   } else {
     auto pdf = kInvSqrt2Pi * exp(-(0.5 * (x * x)));
-    return fma(splat<S>(0.5), 1.0 + t, x * pdf);
+    return fma(splat<T, S>(0.5), 1.0 + t, x * pdf);
   }
 }
 
@@ -82,8 +85,7 @@ Tile<float, S> derivative(const Tile<float, S>& x) {
 template <Element E, GeluApprox A, int64_t TILE>
 void gelu(Out<E, Shape<TILE>> y, In<E, Shape<dyn>> x) {
   auto [i] = y.tile_index();
-  auto xf = cast<float>(x.load(tile<TILE>, {i}, pad::zero));  // (TILE)
-  y.store(cast<E>(gelu_math::forward<A>(xf)));                // (TILE)
+  y.store(gelu_math::forward<A>(x.load(tile<TILE>, {i}, pad::zero)));  // (TILE)
 }
 
 template <Element E, GeluApprox A, int64_t TILE>

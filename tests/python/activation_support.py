@@ -12,6 +12,15 @@ FLOATS = [torch.float32, torch.float16, torch.bfloat16]
 TOLERANCE = {torch.float32: 2e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}
 
 
+def gpu_rtol(dtype: torch.dtype, rtol: float) -> float:
+    """The relative tolerance of a GPU comparison with PyTorch: TileGym's `rtol`, at least 1.6e-2 for bf16.
+    One bf16 ulp is 2^-8 to 2^-7 of the value, and two correct computations that round differently (ours
+    once from f32; torch's bf16 ops also round intermediates, e.g. silu(a) before the product, or take
+    another formula, e.g. erf's GELU) differ by an ulp: 0.0156 at 2, 0.0625 at 8, past any absolute
+    1e-2. f16 and f32 keep TileGym's tolerances."""
+    return max(rtol, 1.6e-2) if dtype == torch.bfloat16 else rtol
+
+
 def gelu64(x: torch.Tensor, approximate: str) -> torch.Tensor:
     """The kernels' GELU in float64: 'tanh' as torch's; 'none' as TileGym's cutile form, tanh u = 2σ(2u) − 1."""
     x = x.double()

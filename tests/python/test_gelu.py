@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from activation_support import FLOATS, TOLERANCE, gelu64, gelu_grad64, poison_cuda_allocator
+from activation_support import FLOATS, TOLERANCE, gelu64, gelu_grad64, gpu_rtol, poison_cuda_allocator
 
 import cutile_cpp
 from support import last_error, needs_gpu, ref
@@ -83,11 +83,14 @@ def test_gelu_backward_matches_torch(approximate, dtype, shape):
     poison_cuda_allocator(4 * x.numel() * x.element_size())
     y = cutile_cpp.gelu(x, approximate)
     y_ref = torch.nn.functional.gelu(x_ref, approximate=approximate)
-    torch.testing.assert_close(y, y_ref, rtol=0.0, atol=1e-2)
+    # TileGym's tolerances (its gelu test: rtol 0, atol 1e-2); bf16, which TileGym does not test, also
+    # allows one-ulp rounding differences (gpu_rtol): 'none' is not torch's erf GELU, so results that
+    # round to neighbouring bf16 values are expected.
+    torch.testing.assert_close(y, y_ref, rtol=gpu_rtol(dtype, 0.0), atol=1e-2)
     dy = 0.1 * torch.randn_like(y)
     y.backward(dy)
     y_ref.backward(dy)
-    torch.testing.assert_close(x.grad, x_ref.grad, rtol=1e-2, atol=1e-2)
+    torch.testing.assert_close(x.grad, x_ref.grad, rtol=gpu_rtol(dtype, 1e-2), atol=1e-2)
 
 
 @needs_gpu

@@ -42,7 +42,8 @@ def parse_config(pairs, defaults, op):
             raise SystemExit(f"export.py: --config expects KEY=VALUE, got '{pair}'")
         if key not in defaults:
             raise SystemExit(f"export.py: {op} has no configuration key '{key}'; keys: {', '.join(defaults)}")
-        config[key] = parse_value(value)
+        # A string-valued key keeps its text: gelu's approximate='none' is not Python's None.
+        config[key] = value if isinstance(defaults[key], str) else parse_value(value)
     return config
 
 

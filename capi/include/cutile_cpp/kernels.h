@@ -127,8 +127,8 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
 CUTILE_CPP_API int32_t cutile_cpp_relu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, int32_t device_id,
                                        void* stream);
 
-/* y = gelu(x) elementwise, computed in f32; approximate: CUTILE_CPP_GELU_NONE or _TANH (else
- * INVALID_ARGUMENT). y, x: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
+/* y = gelu(x) elementwise, computed in x's dtype (as TileGym's); approximate: CUTILE_CPP_GELU_NONE or
+ * _TANH (else INVALID_ARGUMENT). y, x: 1-D, the same length and dtype (f32, f16 or bf16), any strides. */
 CUTILE_CPP_API int32_t cutile_cpp_gelu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x, int32_t approximate,
                                        int32_t device_id, void* stream);
 

@@ -72,7 +72,7 @@ _gelu_op.register_autograd(_backward, setup_context=_setup_context)
 
 
 def gelu(input: torch.Tensor, approximate: str = "none") -> torch.Tensor:
-    """GELU elementwise for a tensor of any shape of float32, float16 or bfloat16, computed in float32.
+    """GELU elementwise for a tensor of any shape of float32, float16 or bfloat16, computed in its dtype.
     approximate='tanh': 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³))); 'none': TileGym's cutile form of it,
     tanh taken as 2σ(2u) − 1 (within ≈ 5e-4 of erf's GELU). Returns a new contiguous tensor; differentiable
     (the backward is a kernel too)."""
