@@ -102,8 +102,10 @@ def test_abi_errors(abi, status, desc):
 @needs_gpu
 @pytest.mark.parametrize(
     "m, n, dtype",
-    [(256, 256, torch.bfloat16), (1024, 1024, torch.bfloat16), (4096, 512, torch.bfloat16), (30000, 1024, torch.bfloat16),
-     (64, 10000, torch.bfloat16), (128, 16384, torch.bfloat16)],  # TileGym's largest D; the largest supported
+    [(256, 256, torch.bfloat16), (1024, 1024, torch.bfloat16), (4096, 512, torch.bfloat16),
+     (30000, 1024, torch.bfloat16),
+     (64, 10000, torch.bfloat16),  # TileGym's largest D
+     (128, 16384, torch.bfloat16)],  # the largest supported
 )
 def test_gpu_matches_torch(m, n, dtype):
     x = torch.randn((m, n), dtype=dtype, device="cuda")
