@@ -17,6 +17,15 @@ constexpr int64_t persistent_rows = TN <= 1024    ? 16
                                     : TN >= 16384 ? 2
                                                   : 4;
 
+// The static persistent kernel runs 8 worker warps, as tileiras compiles cuTile Python's (384 threads,
+// 168 registers, the x tile's TMA loads multi-buffered). Left to itself, tileiras gives ours, whose loop
+// carries the y and rstd token chains, 4 (256 threads, 255 registers; at 16384 columns spills and one x
+// buffer). docs/porting-log.md, normalization.
+LaunchOptions persistent_options(LaunchOptions options) {
+  options.hints.num_worker_warps = 8;
+  return options;
+}
+
 struct Arguments {
   const CheckedTensor *y, *rstd, *x, *w;
   float eps, offset;
@@ -44,8 +53,8 @@ void launch_forward(const Borrowed<E>& t, int64_t columns, int32_t mode, float e
     switch (mode) {
       case CUTILE_CPP_RMS_NORM_STATIC_PERSISTENT: {
         constexpr int64_t TM = persistent_rows<TN>;
-        launch(options, kernels::rms_norm_static_persistent<E, TM, TN>, t.y.partition({TM, TN}),
-               t.rstd.partition({TM}), t.x, t.w, eps, offset);
+        launch(persistent_options(options), kernels::rms_norm_static_persistent<E, TM, TN>,
+               t.y.partition({TM, TN}), t.rstd.partition({TM}), t.x, t.w, eps, offset);
         return;
       }
       case CUTILE_CPP_RMS_NORM_MULTI_WAVE_RELOAD: {

@@ -1,6 +1,7 @@
 // The normalisation kernels the C ABI ships, traced with the facts of contiguous aligned tensors, compile
 // with the real tileiras for sm_90: every kernel in every dtype at a middle row tile, and the smallest and
-// largest row tiles the C ABI instantiates.
+// largest row tiles the C ABI instantiates (32768 for RMS norm and layer_norm_legacy, 16384 for the
+// persistent layer norm).
 #include <gtest/gtest.h>
 
 #include "cutile/bytecode/writer.hpp"
@@ -19,6 +20,19 @@ namespace lib = cutile::kernels;
 using cutile::test_support::contiguous;
 using cutile::test_support::trace_with;
 using cutile::test_support::TracedKernel;
+
+// The persistent layer norm's two kernels at column tile TN (the C ABI ships TN ≤ 16384).
+template <ct::Element E, int64_t TN>
+void add_persistent_layer_norm(std::vector<TracedKernel>& out, const std::string& suffix) {
+  const auto m1 = contiguous(1), m2 = contiguous(2);
+  out.push_back({"persistent_layer_norm" + suffix, [=] {
+                   return trace_with(&lib::persistent_layer_norm<E, 8, TN>, {m2, m1, m1, m2, m1, m1, {}});
+                 }});
+  out.push_back(
+      {"persistent_layer_norm_given_stats" + suffix, [=] {
+         return trace_with(&lib::persistent_layer_norm_given_stats<E, 8, TN>, {m2, m2, m1, m1, m1, m1});
+       }});
+}
 
 // RMS norm's four kernels and the layer norms' three at row tile TN (TileGym's tile sizes for it).
 template <ct::Element E, int64_t TN>
@@ -47,13 +61,7 @@ void add_instances(std::vector<TracedKernel>& out, const std::string& dtype) {
     out.push_back({"layer_norm_legacy" + suffix, [=] {
                      return trace_with(&lib::layer_norm_legacy<E, TN>, {m2, m1, m1, m2, m1, m1, {}, {}});
                    }});
-  out.push_back({"persistent_layer_norm" + suffix, [=] {
-                   return trace_with(&lib::persistent_layer_norm<E, 8, TN>, {m2, m1, m1, m2, m1, m1, {}});
-                 }});
-  out.push_back(
-      {"persistent_layer_norm_given_stats" + suffix, [=] {
-         return trace_with(&lib::persistent_layer_norm_given_stats<E, 8, TN>, {m2, m2, m1, m1, m1, m1});
-       }});
+  if constexpr (TN <= 16384) add_persistent_layer_norm<E, TN>(out, suffix);
 }
 
 std::vector<TracedKernel> instances() {
@@ -63,6 +71,7 @@ std::vector<TracedKernel> instances() {
   add_instances<ct::bf16, 1024>(out, "bf16");
   add_instances<ct::bf16, 16>(out, "bf16");
   add_instances<ct::bf16, 32768>(out, "bf16");
+  add_persistent_layer_norm<ct::bf16, 16384>(out, "_bf16_16384");
   return out;
 }
 

@@ -67,8 +67,8 @@ def test_argument_checks():
         cutile_cpp.persistent_layer_norm(x, w, w, 1e-6, rstd=torch.zeros(5))
     with pytest.raises(ValueError, match=r"cutile_cpp.persistent_layer_norm: bias must have shape \(8,\)"):
         cutile_cpp.persistent_layer_norm(x, w, torch.randn(3), 1e-6)
-    with pytest.raises(ValueError, match=r"cutile_cpp.persistent_layer_norm: rows of 40000 elements exceed"):
-        cutile_cpp.persistent_layer_norm(torch.randn(1, 40000), torch.randn(40000), torch.randn(40000), 1e-6)
+    with pytest.raises(ValueError, match=r"cutile_cpp.persistent_layer_norm: rows of 16385 elements exceed the 16384"):
+        cutile_cpp.persistent_layer_norm(torch.randn(1, 16385), torch.randn(16385), torch.randn(16385), 1e-6)
 
 
 def test_abi_errors(abi, status, desc):
@@ -86,12 +86,26 @@ def test_abi_errors(abi, status, desc):
     code = abi.cutile_cpp_persistent_layer_norm_given_stats(ref(y), ref(x), ref(w), ref(b), ref(mean), ref(rstd),
                                                            -1, None)
     assert code == status.INVALID_ARGUMENT
+    # Rows past 16384 elements: both entry points refuse them before anything is compiled.
+    wide = [desc([2, 16385]), desc([2, 16385]), desc([16385]), desc([16385]), desc([2]), desc([2])]
+    code = abi.cutile_cpp_persistent_layer_norm(ref(wide[0]), ref(wide[4]), ref(wide[5]), ref(wide[1]), ref(wide[2]),
+                                               ref(wide[3]), 1e-6, 0, None)
+    assert code == status.UNSUPPORTED_SHAPE
+    assert last_error(abi) == (
+        "cutile_cpp_persistent_layer_norm: x (f32[2, 16385] on cuda:0): rows of 16385 elements exceed the 16384 "
+        "the persistent kernel supports"
+    )
+    code = abi.cutile_cpp_persistent_layer_norm_given_stats(*[ref(d) for d in wide], 0, None)
+    assert code == status.UNSUPPORTED_SHAPE and "rows of 16385 elements exceed the 16384" in last_error(abi)
 
 
 @needs_gpu
 @pytest.mark.parametrize(
     "m, n, dtype",
-    [(256, 256, torch.bfloat16), (1024, 1024, torch.bfloat16), (4096, 512, torch.bfloat16), (30000, 1024, torch.bfloat16)],
+    [(256, 256, torch.bfloat16), (1024, 1024, torch.bfloat16), (4096, 512, torch.bfloat16),
+     (30000, 1024, torch.bfloat16),
+     (64, 10000, torch.bfloat16),  # TileGym's largest D
+     (128, 16384, torch.bfloat16)],  # the largest supported
 )
 def test_gpu_matches_torch(m, n, dtype):
     x = torch.randn((m, n), dtype=dtype, device="cuda")

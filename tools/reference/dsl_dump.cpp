@@ -11,12 +11,14 @@
 //   ... dsl_dump relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H |
 //       swiglu DTYPE ROWS N    (APPROX: none, tanh) with the tiles and hints the C ABI picks
 //       (capi/src/<op>.cpp); gelu, geglu, silu_and_mul and swiglu dump the backward kernel too
-//   ... dsl_dump rms_norm M N              bf16, N ≤ 4096 < 2N: the three forward schedules and the backward
+//   ... dsl_dump rms_norm M N              bf16, N in 2049..4096 or 8193..16384: the three forward schedules
+//                                           and the backward
 //   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (column tile 2048 or 4096 as TileGym picks)
 //   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 8 worker warps
 //   ... dsl_dump rope DTYPE H S D          one batch of contiguous (B, H, S, D) q and k (H heads each),
 //                                          full rotation, occupancy 9, as cutile_cpp_rope launches it
 // (the configurations of TileGym's benchmark kernels in tests/data/reference/tilegym).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -253,24 +255,42 @@ void require_tile(const char* op, int64_t n, int64_t tile) {
                         std::to_string(n));
 }
 
+// TileGym's tiles at next_pow2(n) = TN: TM rows per static persistent tile, TILE columns per reload
+// gather, BWD_TM rows per backward tile (capi/src/rms_norm.cpp picks the same).
+template <int64_t TN>
 void rms_norm(int64_t m, int64_t n) {
   namespace k = ct::kernels;
-  require_tile("rms_norm", n, 4096);
+  require_tile("rms_norm", n, TN);
   using E = ct::bf16;
+  constexpr int64_t TM = TN <= 1024 ? 16 : TN >= 16384 ? 2 : 4;
+  constexpr int64_t TILE = std::min<int64_t>(2048, TN);
   auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n}), dy = ct::Tensor<E>::meta({m, n});
   auto w = ct::Tensor<E>::meta({n});
   auto rstd = ct::Tensor<float>::meta({m});
-  report(ct::compile_only("sm_90", {}, k::rms_norm_static_persistent<E, 4, 4096>, y.partition({4, 4096}),
-                          rstd.partition({4}), x, w, 1e-5f, 0.0f));
-  report(ct::compile_only("sm_90", {}, k::rms_norm_row_reload<E, 4096, 2048>, y.partition({1, 4096}),
+  ct::LaunchOptions persistent;
+  persistent.hints.num_worker_warps = 8;  // as the C ABI launches it
+  report(ct::compile_only("sm_90", persistent, k::rms_norm_static_persistent<E, TM, TN>,
+                          y.partition({TM, TN}), rstd.partition({TM}), x, w, 1e-5f, 0.0f));
+  report(ct::compile_only("sm_90", {}, k::rms_norm_row_reload<E, TN, TILE>, y.partition({1, TN}),
                           rstd.partition({1}), x, w, 1e-5f, 0.0f));
-  report(ct::compile_only("sm_90", {}, k::rms_norm_row_cached<E, 4096>, y.partition({1, 4096}),
+  report(ct::compile_only("sm_90", {}, k::rms_norm_row_cached<E, TN>, y.partition({1, TN}),
                           rstd.partition({1}), x, w, 1e-5f, 0.0f));
   ct::LaunchOptions options;
   options.hints.occupancy = 1;
-  auto partial = ct::Tensor<float>::meta({32, 4096});
-  report(ct::compile_only("sm_90", options, k::rms_norm_backward<E, 1, 4096>, y.partition({1, 4096}),
-                          partial.partition({1, 4096}), dy, x, w, rstd));
+  auto backward = [&]<int64_t BWD_TM>(std::integral_constant<int64_t, BWD_TM>) {
+    auto partial = ct::Tensor<float>::meta({32, TN});
+    report(ct::compile_only("sm_90", options, k::rms_norm_backward<E, BWD_TM, TN>, y.partition({BWD_TM, TN}),
+                            partial.partition({1, TN}), dy, x, w, rstd));
+  };
+  if (TN <= 2048 || (TN <= 4096 && m >= 8192))
+    backward(std::integral_constant<int64_t, 4>{});
+  else
+    backward(std::integral_constant<int64_t, 1>{});
+}
+
+void rms_norm(int64_t m, int64_t n) {
+  if (n > 4096) return rms_norm<16384>(m, n);
+  rms_norm<4096>(m, n);
 }
 
 void layer_norm_legacy(int64_t m, int64_t n) {

@@ -212,7 +212,7 @@ CUTILE_CPP_API int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, 
 /* Layer normalisation, persistent (8 rows per tile, one block per SM): mean and rstd as above, computed
  * as E[x^2] - E[x]^2, stored; y = (x - mean) * rstd * weight + bias rounded to bf16, stored as y's dtype.
  * y, x: 2-D (N, D); weight, bias: (D); all one dtype (f32, f16 or bf16); mean, rstd: (N) f32; any
- * strides; D <= 32768. */
+ * strides; D <= 16384 (UNSUPPORTED_SHAPE above). */
 CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
                                                         const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
                                                         const cutile_cpp_tensor* weight,

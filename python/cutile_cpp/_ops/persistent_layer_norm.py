@@ -8,7 +8,7 @@ import torch
 from . import _common, _norm_common
 from .layer_norm_legacy import check_layer_norm_arguments
 
-MAX_COLUMNS = 32768
+MAX_COLUMNS = 16384  # the C ABI's limit: larger row tiles take tileiras minutes to compile
 NUM_WARPS = 8  # TileGym's untuned num_worker_warps, which it returns
 
 
@@ -71,7 +71,7 @@ def persistent_layer_norm(
     rstd: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int, int]:
     """TileGym's persistent layer norm over the last axis of x (..., D), weight and bias (D,) of one dtype
-    (float32, float16, bfloat16), D ≤ 32768: y = (x − mean) · rstd · weight + bias, rounded through
+    (float32, float16, bfloat16), D ≤ 16384: y = (x − mean) · rstd · weight + bias, rounded through
     bfloat16 as TileGym's kernel stores it, with x's dtype and shape. Returns (y, mean, rstd, BLOCK_D,
     num_warps): mean and rstd float32, one per row. Given both mean and rstd, they are used, not computed;
     given one, both are computed and the given one is overwritten (as TileGym's kernel stores into it).
@@ -80,7 +80,7 @@ def persistent_layer_norm(
     if x.dim() < 1:
         raise ValueError("cutile_cpp.persistent_layer_norm: x must have a last (normalised) axis")
     if x.shape[-1] > MAX_COLUMNS:
-        raise ValueError(f"cutile_cpp.persistent_layer_norm: rows of {x.shape[-1]} elements exceed the kernel's {MAX_COLUMNS}")
+        raise ValueError(f"cutile_cpp.persistent_layer_norm: rows of {x.shape[-1]} elements exceed the {MAX_COLUMNS} it supports")
     x2 = x.reshape(-1, x.shape[-1])
     _check_stats("mean", mean, x2.shape[0])
     _check_stats("rstd", rstd, x2.shape[0])
