@@ -192,7 +192,10 @@ def test_gpu_standalone_backward_matches_torch(m, n, dtype):
     dx, dw = module.rms_norm_backward(x, dy, w, rstd)
     dx_ref, dw_ref = module.rms_norm_backward_torch(x, dy, w, rstd)
     torch.testing.assert_close(dx, dx_ref, rtol=0.0, atol=5e-2)
-    torch.testing.assert_close(dw, dw_ref, rtol=0.0, atol=5e-2)
+    # dw sums m rows: at 31072 rows its entries reach ~50, where one bf16 ulp (0.25) exceeds TileGym's
+    # atol; the sums are rounded to the dtype once each, in a different order, so allow one ulp there.
+    dw_rtol = 2**-7 if dtype == torch.bfloat16 else 0.0
+    torch.testing.assert_close(dw, dw_ref, rtol=dw_rtol, atol=5e-2)
 
 
 @needs_gpu

@@ -233,7 +233,9 @@ def gpu_inputs(b, s, hq, hk, d, factor, dtype):
 
 
 @needs_gpu
-@pytest.mark.parametrize("dtype, tol", [(torch.float32, 1e-5), (torch.float16, 1e-2), (torch.bfloat16, 1e-2)])
+# bf16 (which TileGym's rope tests skip): transformers rounds x·cos and x·sin to bf16 before adding, ours
+# rounds once, so near-zero results differ by up to one ulp of the products (2^-7 at |x·cos| ~ 1).
+@pytest.mark.parametrize("dtype, tol", [(torch.float32, 1e-5), (torch.float16, 1e-2), (torch.bfloat16, 2e-2)])
 @pytest.mark.parametrize("config", FORWARD_CONFIGS)
 def test_rope_matches_transformers(config, dtype, tol):
     q, k, cos, sin, r = gpu_inputs(*config, dtype)

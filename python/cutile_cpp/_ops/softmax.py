@@ -11,19 +11,20 @@ from . import _common
 _GATHER, _MULTI_WAVE, _TMA, _CHUNKED = 0, 1, 2, 3
 
 
-def _softmax(x: torch.Tensor, kernel: int) -> torch.Tensor:
+def _softmax(x: torch.Tensor, variant: int) -> torch.Tensor:
     y = torch.empty_like(x)
-    _tensor.call("cutile_cpp_softmax_variant", [y, x], ["y", "x"], (kernel,))
+    _tensor.call("cutile_cpp_softmax_variant", [y, x], ["y", "x"], (variant,))
     return y
 
 
 @torch.library.custom_op("cutile_cpp::softmax", mutates_args=())
-def _softmax_op(x: torch.Tensor, kernel: int = _GATHER) -> torch.Tensor:
-    return _softmax(x, kernel)
+def _softmax_op(x: torch.Tensor, variant: int = _GATHER) -> torch.Tensor:
+    # Not named `kernel`: Inductor's fallback for custom ops takes a keyword of that name itself.
+    return _softmax(x, variant)
 
 
 @_softmax_op.register_fake
-def _softmax_fake(x: torch.Tensor, kernel: int = _GATHER) -> torch.Tensor:
+def _softmax_fake(x: torch.Tensor, variant: int = _GATHER) -> torch.Tensor:
     return torch.empty_like(x)
 
 
