@@ -12,6 +12,7 @@
 #include "activation/silu_and_mul.hpp"
 #include "activation/swiglu.hpp"
 #include "cutile/launch.hpp"
+#include "support/tensor_values.hpp"
 
 namespace {
 
@@ -19,12 +20,7 @@ namespace ct = cutile;
 namespace lib = cutile::kernels;
 using lib::GeluApprox;
 
-template <ct::Element E>
-std::vector<double> to_double(const ct::Tensor<E>& t) {
-  std::vector<double> out;
-  for (const E& v : t.to_host()) out.push_back(ct::from_element(v));
-  return out;
-}
+using cutile::test_support::to_double;
 
 /// |out − ref| ≤ abs + rel·|ref| everywhere, for the rounding of E (and f32's approximate division).
 template <ct::Element E>

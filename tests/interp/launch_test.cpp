@@ -14,6 +14,7 @@
 #include "support/dsl_control_kernels.hpp"
 #include "support/error_of.hpp"
 #include "support/scoped_env.hpp"
+#include "support/tensor_values.hpp"
 
 namespace {
 
@@ -21,12 +22,7 @@ namespace ct = cutile;
 namespace lib = cutile::kernels;
 using cutile::test_support::error_of;
 
-template <ct::Element E>
-std::vector<double> to_double(const ct::Tensor<E>& t) {
-  std::vector<double> out;
-  for (const E& v : t.to_host()) out.push_back(ct::from_element(v));
-  return out;
-}
+using cutile::test_support::to_double;
 
 double relative_error(const std::vector<double>& out, const std::vector<double>& ref) {
   double num = 0, den = 0;

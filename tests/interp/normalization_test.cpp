@@ -11,18 +11,14 @@
 #include "normalization/layer_norm_legacy.hpp"
 #include "normalization/persistent_layer_norm.hpp"
 #include "normalization/rms_norm.hpp"
+#include "support/tensor_values.hpp"
 
 namespace {
 
 namespace ct = cutile;
 namespace lib = cutile::kernels;
 
-template <ct::Element E>
-std::vector<double> to_double(const ct::Tensor<E>& t) {
-  std::vector<double> out;
-  for (const E& v : t.to_host()) out.push_back(ct::from_element(v));
-  return out;
-}
+using cutile::test_support::to_double;
 
 // |out − ref| ≤ abs + rel·|ref| everywhere, with the bounds of E's rounding of an f32 result.
 template <ct::Element E>

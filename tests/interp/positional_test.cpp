@@ -10,18 +10,14 @@
 
 #include "cutile/launch.hpp"
 #include "positional/rope.hpp"
+#include "support/tensor_values.hpp"
 
 namespace {
 
 namespace ct = cutile;
 namespace lib = cutile::kernels;
 
-template <ct::Element E>
-std::vector<double> to_double(const ct::Tensor<E>& t) {
-  std::vector<double> out;
-  for (const E& v : t.to_host()) out.push_back(ct::from_element(v));
-  return out;
-}
+using cutile::test_support::to_double;
 
 struct RopeCase {
   int64_t batch, seq, q_heads, k_heads, head_dim, rope_dim, table_batch;

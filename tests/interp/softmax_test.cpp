@@ -9,6 +9,7 @@
 
 #include "cutile/launch.hpp"
 #include "normalization/softmax.hpp"
+#include "support/tensor_values.hpp"
 
 namespace {
 
@@ -24,12 +25,7 @@ ct::Tensor<E> random_matrix(int64_t rows, int64_t cols, unsigned seed) {
   return ct::from_host<E>(values, {rows, cols}, ct::Device::cpu());
 }
 
-template <ct::Element E>
-std::vector<double> to_double(const ct::Tensor<E>& t) {
-  std::vector<double> out;
-  for (const E& v : t.to_host()) out.push_back(ct::from_element(v));
-  return out;
-}
+using cutile::test_support::to_double;
 
 std::vector<double> softmax_rows(const std::vector<double>& x, int64_t rows, int64_t cols) {
   std::vector<double> y(x.size());
