@@ -116,7 +116,7 @@ def call(function: str, tensors: list[torch.Tensor], names: list[str], params: t
     tensor and its current stream."""
     maker = _descriptor_maker()
     buffers = _buffers
-    if buffers.array is None or len(buffers.references) < len(tensors):
+    if len(buffers.references) < len(tensors):
         buffers.array = (maker.type * max(len(tensors), 8))()
         buffers.references = list(buffers.array)  # element views of the array's memory, passed by reference
     for i, (tensor, name) in enumerate(zip(tensors, names)):
