@@ -1,6 +1,8 @@
-// cutile_cpp_layer_norm_legacy: kernels/normalization/layer_norm_legacy.hpp, one instance per dtype and
-// power-of-two column tile (TileGym's largest power of two ≤ N, capped at 64 KiB of the element).
+// cutile_cpp_layer_norm_legacy: kernels/normalization/layer_norm_legacy.hpp, one instance per dtype,
+// power-of-two column tile (TileGym's largest power of two ≤ N, capped at 64 KiB of the element) and
+// number of column tiles (1 when N is that power of two, else 2).
 #include <bit>
+#include <type_traits>
 
 #include "cutile/launch.hpp"
 #include "dispatch.hpp"
@@ -23,8 +25,14 @@ void launch_layer_norm(const Tensor<E>& y, const Tensor<float>& mean, const Tens
     if (block > BLOCK)
       return launch_layer_norm<E, BLOCK * 2>(y, mean, rstd, x, w, b, block, eps, weight_shift, options);
   }
-  launch(options, kernels::layer_norm_legacy<E, BLOCK>, y.partition({1, 2 * BLOCK}), mean.partition({1}),
-         rstd.partition({1}), x, w, b, eps, weight_shift);
+  auto run = [&]<int64_t TILES>(std::integral_constant<int64_t, TILES>) {
+    launch(options, kernels::layer_norm_legacy<E, BLOCK, TILES>, y.partition({1, TILES * BLOCK}),
+           mean.partition({1}), rstd.partition({1}), x, w, b, eps, weight_shift);
+  };
+  if constexpr (BLOCK < max_columns<E>) {
+    if (x.shape()[1] > BLOCK) return run(std::integral_constant<int64_t, 2>{});
+  }
+  run(std::integral_constant<int64_t, 1>{});
 }
 
 void check_extent(const CheckedTensor& t, int64_t expected, const CheckedTensor& of, const char* what) {

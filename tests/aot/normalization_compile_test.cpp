@@ -58,8 +58,12 @@ void add_instances(std::vector<TracedKernel>& out, const std::string& dtype) {
                      return trace_with(&lib::rms_norm_backward<E, 4, TN>, {m2, m2, m2, m2, m1, m1});
                    }});
   if constexpr (TN <= 65536 / sizeof(E))
-    out.push_back({"layer_norm_legacy" + suffix, [=] {
-                     return trace_with(&lib::layer_norm_legacy<E, TN>, {m2, m1, m1, m2, m1, m1, {}, {}});
+    out.push_back({"layer_norm_legacy_1" + suffix, [=] {
+                     return trace_with(&lib::layer_norm_legacy<E, TN, 1>, {m2, m1, m1, m2, m1, m1, {}, {}});
+                   }});
+  if constexpr (TN < 65536 / sizeof(E))
+    out.push_back({"layer_norm_legacy_2" + suffix, [=] {
+                     return trace_with(&lib::layer_norm_legacy<E, TN, 2>, {m2, m1, m1, m2, m1, m1, {}, {}});
                    }});
   if constexpr (TN <= 16384) add_persistent_layer_norm<E, TN>(out, suffix);
 }

@@ -192,7 +192,7 @@ LayerNormReference layer_norm_ref(const std::vector<double>& x, const std::vecto
 
 class CpuLayerNorm : public ::testing::TestWithParam<RmsCase> {};
 
-// The legacy kernel with a column tile smaller than the row (several passes, a ragged last one).
+// The legacy kernel with one column tile or two (the second ragged), as TileGym's constant trip counts.
 TEST_P(CpuLayerNorm, LegacyMatchesFloat64) {
   const auto [m, n] = GetParam();
   const ct::Device cpu = ct::Device::cpu();
@@ -204,15 +204,22 @@ TEST_P(CpuLayerNorm, LegacyMatchesFloat64) {
           layer_norm_ref(to_double(x), to_double(w), to_double(b), m, n, 1e-5, shift);
       auto y = ct::empty<E>({m, n}, cpu);
       auto mean = ct::empty<float>({m}, cpu), rstd = ct::empty<float>({m}, cpu);
-      auto run = [&]<int64_t BLOCK>(std::integral_constant<int64_t, BLOCK>) {
-        ct::launch(lib::layer_norm_legacy<E, BLOCK>, y.partition({1, 2 * BLOCK}), mean.partition({1}),
-                   rstd.partition({1}), x, w, b, 1e-5f, static_cast<float>(shift))
+      // One tile, or two with the second ragged, of 16 or 64 columns.
+      auto run = [&]<int64_t BLOCK, int64_t TILES>(std::integral_constant<int64_t, BLOCK>,
+                                                   std::integral_constant<int64_t, TILES>) {
+        ASSERT_TRUE(n <= TILES * BLOCK && n > (TILES - 1) * BLOCK) << n;
+        ct::launch(lib::layer_norm_legacy<E, BLOCK, TILES>, y.partition({1, TILES * BLOCK}),
+                   mean.partition({1}), rstd.partition({1}), x, w, b, 1e-5f, static_cast<float>(shift))
             .sync();
       };
-      if (n >= 64)
-        run(std::integral_constant<int64_t, 64>{});
+      if (n <= 16)
+        run(std::integral_constant<int64_t, 16>{}, std::integral_constant<int64_t, 1>{});
+      else if (n <= 32)
+        run(std::integral_constant<int64_t, 16>{}, std::integral_constant<int64_t, 2>{});
+      else if (n <= 64)
+        run(std::integral_constant<int64_t, 64>{}, std::integral_constant<int64_t, 1>{});
       else
-        run(std::integral_constant<int64_t, 16>{});
+        run(std::integral_constant<int64_t, 64>{}, std::integral_constant<int64_t, 2>{});
       expect_close<E>(to_double(y), ref.y, "layer_norm_legacy y " + name);
       expect_close<float>(to_double(mean), ref.mean, "layer_norm_legacy mean " + name);
       expect_close<float>(to_double(rstd), ref.rstd, "layer_norm_legacy rstd " + name);
@@ -260,8 +267,8 @@ TEST_P(CpuLayerNorm, PersistentMatchesFloat64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CpuLayerNorm,
-                         ::testing::Values(RmsCase{1, 128}, RmsCase{37, 100}, RmsCase{13, 9},
-                                           RmsCase{21, 77}),
+                         ::testing::Values(RmsCase{1, 128}, RmsCase{37, 100}, RmsCase{13, 9}, RmsCase{21, 77},
+                                           RmsCase{5, 64}, RmsCase{3, 30}, RmsCase{4, 45}),
                          [](const auto& param_info) {
                            return std::to_string(param_info.param.m) + "x" +
                                   std::to_string(param_info.param.n);

@@ -13,7 +13,9 @@
 //       (capi/src/<op>.cpp); gelu, geglu, silu_and_mul and swiglu dump the backward kernel too
 //   ... dsl_dump rms_norm M N              bf16, N in 2049..4096 or 8193..16384: the three forward schedules
 //                                           and the backward
-//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (column tile 2048 or 4096 as TileGym picks)
+//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (one 4096-column tile or two of 2048, as
+//   TileGym
+//                                           picks)
 //   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 8 worker warps
 //   ... dsl_dump rope DTYPE H S D          one batch of contiguous (B, H, S, D) q and k (H heads each),
 //                                          full rotation, occupancy 9, as cutile_cpp_rope launches it
@@ -23,14 +25,14 @@
 #include <cstdio>
 #include <string>
 
-#include "attention/fmha.hpp"
-#include "cutile/error.hpp"
-#include "cutile/launch.hpp"
 #include "activation/geglu.hpp"
 #include "activation/gelu.hpp"
 #include "activation/relu.hpp"
 #include "activation/silu_and_mul.hpp"
 #include "activation/swiglu.hpp"
+#include "attention/fmha.hpp"
+#include "cutile/error.hpp"
+#include "cutile/launch.hpp"
 #include "elementwise/dropout.hpp"
 #include "gemm/matmul.hpp"
 #include "normalization/layer_norm_legacy.hpp"
@@ -299,15 +301,16 @@ void layer_norm_legacy(int64_t m, int64_t n) {
   auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n});
   auto w = ct::Tensor<E>::meta({n}), b = ct::Tensor<E>::meta({n});
   auto mean = ct::Tensor<float>::meta({m}), rstd = ct::Tensor<float>::meta({m});
-  auto compile = [&]<int64_t BLOCK>(std::integral_constant<int64_t, BLOCK>) {
-    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK>,
-                            y.partition({1, 2 * BLOCK}), mean.partition({1}), rstd.partition({1}), x, w, b,
-                            1e-5f, 0.0f));
+  auto compile = [&]<int64_t BLOCK, int64_t TILES>(std::integral_constant<int64_t, BLOCK>,
+                                                   std::integral_constant<int64_t, TILES>) {
+    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK, TILES>,
+                            y.partition({1, TILES * BLOCK}), mean.partition({1}), rstd.partition({1}), x, w,
+                            b, 1e-5f, 0.0f));
   };
   if (n == 4096)
-    compile(std::integral_constant<int64_t, 4096>{});
+    compile(std::integral_constant<int64_t, 4096>{}, std::integral_constant<int64_t, 1>{});
   else
-    compile(std::integral_constant<int64_t, 2048>{});
+    compile(std::integral_constant<int64_t, 2048>{}, std::integral_constant<int64_t, 2>{});
 }
 
 void persistent_layer_norm(int64_t m, int64_t n) {
@@ -340,7 +343,8 @@ void rope(int64_t heads, int64_t seq, int64_t head_dim) {
   options.hints.occupancy = 9;
   report(ct::compile_only("sm_90", options, ct::kernels::rope<E, TILE_H, TILE_H, TILE_RD>,
                           q.partition({1, TILE_H, 2 * TILE_RD}), k.partition({1, TILE_H, 2 * TILE_RD}),
-                          ct::Tensor<E>::meta({1, seq, head_dim}), ct::Tensor<E>::meta({1, seq, head_dim}), seq));
+                          ct::Tensor<E>::meta({1, seq, head_dim}), ct::Tensor<E>::meta({1, seq, head_dim}),
+                          seq));
 }
 
 int run(int argc, char** argv) {
@@ -369,10 +373,14 @@ int run(int argc, char** argv) {
   if (argc == 6 && op == "rope") {
     const std::string dtype = argv[2];
     const int64_t heads = std::stoll(argv[3]), seq = std::stoll(argv[4]), head_dim = std::stoll(argv[5]);
-    if (dtype == "f32") rope<float>(heads, seq, head_dim);
-    else if (dtype == "f16") rope<ct::f16>(heads, seq, head_dim);
-    else if (dtype == "bf16") rope<ct::bf16>(heads, seq, head_dim);
-    else throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
+    if (dtype == "f32")
+      rope<float>(heads, seq, head_dim);
+    else if (dtype == "f16")
+      rope<ct::f16>(heads, seq, head_dim);
+    else if (dtype == "bf16")
+      rope<ct::bf16>(heads, seq, head_dim);
+    else
+      throw ct::UserError("dsl_dump: unknown dtype '" + dtype + "'; expected f32, f16 or bf16");
     return 0;
   }
   if (argc == 4 && op == "dropout") {
@@ -390,9 +398,11 @@ int run(int argc, char** argv) {
   }
   if (argc != 5 || op != "softmax")
     throw ct::UserError(
-        "usage: dsl_dump softmax DTYPE ROWS COLS | dropout DTYPE N | matmul M N K | persistent_matmul M N K | "
+        "usage: dsl_dump softmax DTYPE ROWS COLS | dropout DTYPE N | matmul M N K | persistent_matmul M N K "
+        "| "
         "fmha B H S | relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | "
-        "swiglu DTYPE ROWS N | rms_norm M N | layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE H S D");
+        "swiglu DTYPE ROWS N | rms_norm M N | layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE "
+        "H S D");
   const std::string dtype = argv[2];
   const int64_t rows = std::stoll(argv[3]);
   const int64_t cols = std::stoll(argv[4]);
