@@ -11,7 +11,8 @@
 # printed last.
 # Environment: BENCH_TOTAL_S (510), BENCH_PYTEST_S (150: pytest's share; 0 skips the tests),
 # BENCH_FIRST_CALL_S (45: each of the two first-call processes; 0 skips them), BENCH_ARGS (extra run.py
-# arguments, e.g. "--quick" or "--op softmax"). A benchmark-only call for the full set:
+# arguments, e.g. "--quick" or "--op softmax"), BENCH_PYTEST_FILES (names in tests/python to run instead
+# of every test file). A benchmark-only call for the full set:
 #   BENCH_PYTEST_S=0 BENCH_FIRST_CALL_S=0 scripts/gpu_bench.sh PACK_DIR OUT_DIR
 # A failing op, build or test never stops the script before bench.json and logs.tgz are written.
 set -uo pipefail
@@ -131,7 +132,13 @@ left=$((total - SECONDS - 15))
 step "python tests (timeout $left s)"
 # Every test file, the harness's own last (the ops' tests come first if time runs short). SIGINT first at
 # the limit: pytest stops like on Ctrl-C and still writes the JUnit XML of the tests that ran.
-mapfile -t test_files < <(ls "$repo"/tests/python/test_*.py | grep -v test_bench_harness.py)
+if [[ -n ${BENCH_PYTEST_FILES:-} ]]; then
+  test_files=()
+  for name in $BENCH_PYTEST_FILES; do test_files+=("$repo/tests/python/$name"); done
+else
+  mapfile -t test_files < <(ls "$repo"/tests/python/test_*.py | grep -v test_bench_harness.py)
+  test_files+=("$repo/tests/python/test_bench_harness.py")
+fi
 timeout -s INT -k 10 "$left" python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" \
-  "${test_files[@]}" "$repo/tests/python/test_bench_harness.py" >"$logs/pytest.log" 2>&1
+  "${test_files[@]}" >"$logs/pytest.log" 2>&1
 step "pytest exit $? (124: timed out; 2: interrupted by the time limit or errors)"

@@ -8,22 +8,27 @@ uses for its GB/s (TFLOP/s) column.
 
 Backends: "cutile-cpp" (this library, through TileGym's dispatcher), "cutile" (TileGym's cuTile Python
 kernels), "triton" (TileGym's Triton kernels, where ops/triton has the op) go through
-`tilegym.ops.<op>(..., backend=NAME)`; "pytorch" calls the torch reference TileGym's benchmark registers
-("torch"), which is also the reference of the correctness check.
+`tilegym.ops.<op>(..., backend=NAME)`; "cutile-untuned" is "cutile" with TileGym's autotuning switched off
+(TILEGYM_DISABLE_AUTOTUNE=1 around each call: its fixed defaults, which are what cutile-cpp ports);
+"pytorch" calls the torch reference TileGym's benchmark registers ("torch"), which is also the reference of
+the correctness check.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import torch
 import torch.nn.functional as F
 
-TILEGYM_BACKENDS = ("cutile-cpp", "cutile", "triton")
+TILEGYM_BACKENDS = ("cutile-cpp", "cutile", "cutile-untuned", "triton")
 BACKENDS = TILEGYM_BACKENDS + ("pytorch",)
+UNTUNED = "cutile-untuned"
+DISABLE_AUTOTUNE_ENV = "TILEGYM_DISABLE_AUTOTUNE"  # read by TileGym at every call
 # --family names: the families of DESIGN.md §6, and elementwise_norm for all the ops here.
 FAMILY_GROUPS = {"elementwise_norm": ("elementwise", "normalization", "position")}
 
@@ -62,6 +67,25 @@ class OpSpec:
 
     def backends_for(self) -> tuple:
         return tuple(b for b in self.backends if b != "triton" or self.triton)
+
+    def invoke(self, backend: str, params: dict, inputs: dict) -> Callable[[], Any]:
+        """The zero-argument call of `backend`; cutile-untuned is TileGym's cutile with autotuning off."""
+        if backend != UNTUNED:
+            return self.call(backend, params, inputs)
+        fn = self.call("cutile", params, inputs)
+
+        def untuned():
+            before = os.environ.get(DISABLE_AUTOTUNE_ENV)
+            os.environ[DISABLE_AUTOTUNE_ENV] = "1"
+            try:
+                return fn()
+            finally:
+                if before is None:
+                    del os.environ[DISABLE_AUTOTUNE_ENV]
+                else:
+                    os.environ[DISABLE_AUTOTUNE_ENV] = before
+
+        return untuned
 
 
 def _short(value) -> str:

@@ -31,7 +31,7 @@ import configs as C
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = "cutile-cpp-ops-bench/1"
 FLUSH_BYTES = 256 << 20
-BASELINES = ("cutile", "triton", "pytorch")
+BASELINES = ("cutile", C.UNTUNED, "triton", "pytorch")
 METHOD_GPU = (
     "CUDA events around each call on the current stream; before each call a 256 MiB buffer is written "
     "(L2 flush) and torch.cuda._sleep covers the call's host cost, so the events time device work only; "
@@ -254,7 +254,7 @@ class Backends:
             return f"unavailable: tilegym does not import ({self.errors['tilegym']})"
         if backend == "cutile-cpp" and "cutile-cpp" in self.errors:
             return f"unavailable: cutile_cpp.tilegym does not import ({self.errors['cutile-cpp']})"
-        registered = self.dispatcher.has_backend_impl(spec.tilegym_op, backend)
+        registered = self.dispatcher.has_backend_impl(spec.tilegym_op, "cutile" if backend == C.UNTUNED else backend)
         if backend == "cutile-cpp":
             return "ok" if registered else "not ported"
         if self.device.type != "cuda":
@@ -282,7 +282,7 @@ def measure_backend(spec, config, backend, inputs, timer, reps, warmup_ms) -> di
     """Checks one backend's output against torch, then times it; never raises."""
     try:
         fresh = C.in_place_inputs(spec, inputs)
-        out = spec.call(backend, config.params, fresh)()
+        out = spec.invoke(backend, config.params, fresh)()
         timer.synchronize()
         spec.check(out, config.params, fresh)
         del out, fresh
@@ -291,7 +291,7 @@ def measure_backend(spec, config, backend, inputs, timer, reps, warmup_ms) -> di
     except Exception as error:
         return {"status": "error", "reason": first_line(error)}
     try:
-        return {"status": "ok", **timer.measure(spec.call(backend, config.params, inputs), reps, warmup_ms)}
+        return {"status": "ok", **timer.measure(spec.invoke(backend, config.params, inputs), reps, warmup_ms)}
     except Exception as error:
         return {"status": "error", "reason": "while timing: " + first_line(error)}
 
@@ -345,7 +345,7 @@ def host_launch_overhead(spec, statuses, device, calls=100, batches=5) -> dict:
             out[backend] = status
             continue
         try:
-            fn = spec.call(backend, spec.tiny, inputs)
+            fn = spec.invoke(backend, spec.tiny, inputs)
             for _ in range(10):
                 fn()
             per_call = []
@@ -359,6 +359,19 @@ def host_launch_overhead(spec, statuses, device, calls=100, batches=5) -> dict:
             out[backend] = {"us_per_call_median": statistics.median(per_call), "us_per_call_min": min(per_call)}
         except Exception as error:
             out[backend] = {"error": first_line(error)}
+    return out
+
+
+def tilegym_autotune_choices(known: dict) -> dict:
+    """What TileGym's autotuning picked so far: every module-level tune cache of tilegym.ops.cutile (dicts
+    whose name has 'tune' and 'cache'), keys and values as text, added to `known`."""
+    out = dict(known)
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("tilegym.ops.cutile."):
+            continue
+        for attr, value in vars(module).items():
+            if isinstance(value, dict) and "tune" in attr.lower() and "cache" in attr.lower() and value:
+                out.setdefault(f"{name}.{attr}", {}).update({str(k)[:300]: repr(v)[:300] for k, v in value.items()})
     return out
 
 
@@ -416,8 +429,8 @@ def summarize_families(ops: dict) -> dict:
 
 def table(report: dict) -> str:
     """The short text table printed last."""
-    head = (f"{'op':22} {'cutile-cpp':11} {'ok/cfg':7} {'vs cutile':>9} {'vs triton':>9} {'vs torch':>9} "
-            f"{'%copy ours':>10} {'%copy cuTile':>12}")
+    head = (f"{'op':22} {'cutile-cpp':11} {'ok/cfg':7} {'vs cutile':>9} {'untuned':>9} {'vs triton':>9} "
+            f"{'vs torch':>9} {'%copy ours':>10} {'%copy cuTile':>12}")
     lines = [head, "-" * len(head)]
 
     def fmt(value, spec="{:.3f}"):
@@ -429,17 +442,18 @@ def table(report: dict) -> str:
         geo = {b: op["geomean"].get(b, {}).get("value") for b in BASELINES}
         frac = op.get("largest_config", {}).get("fraction_of_copy", {})
         lines.append(f"{name:22} {ours[:11]:11} {ok:>3}/{len(op['configs']):<3} {fmt(geo['cutile']):>9} "
-                     f"{fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9} "
+                     f"{fmt(geo[C.UNTUNED]):>9} {fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9} "
                      f"{fmt(frac.get('cutile-cpp'), '{:.0%}'):>10} {fmt(frac.get('cutile'), '{:.0%}'):>12}")
     for name, family in report["families"].items():
         geo = {b: family["geomean"].get(b, {}).get("value") for b in BASELINES}
-        lines.append(f"{'[' + name + ']':22} {'':11} {'':7} {fmt(geo['cutile']):>9} {fmt(geo['triton']):>9} "
-                     f"{fmt(geo['pytorch']):>9}")
+        lines.append(f"{'[' + name + ']':22} {'':11} {'':7} {fmt(geo['cutile']):>9} {fmt(geo[C.UNTUNED]):>9} "
+                     f"{fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9}")
     ceil = report.get("ceilings", {})
     if "gbps" in ceil.get("copy", {}):
         lines.append(f"copy ceiling {ceil['copy']['gbps']:.0f} GB/s; bf16 mm "
                      f"{ceil.get('bf16_mm', {}).get('tflops', float('nan')):.0f} TFLOP/s")
-    lines.append("ratios: baseline time / cutile-cpp time (> 1: cutile-cpp faster); geomean over configs, "
+    lines.append("ratios: baseline time / cutile-cpp time (> 1: cutile-cpp faster); untuned: TileGym's cutile "
+                 "with autotuning off; geomean over configs, "
                  "families over ops")
     return "\n".join(lines)
 
@@ -542,6 +556,7 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
             continue
         t0 = time.perf_counter()
         entries[i] = run_config(spec, config, statuses[spec.name], timer, device, reps, warmup_ms, shared)
+        report["tilegym_autotune"] = tilegym_autotune_choices(report.get("tilegym_autotune", {}))
         summary = " ".join(f"{b}={r['median_ms']:.4g}" if "median_ms" in r else f"{b}={r.get('status')}"
                            for b, r in entries[i]["results"].items())
         log(f"[{i + 1}/{len(order)}] {spec.name} {config.id}: {summary} ({time.perf_counter() - t0:.1f} s)")
@@ -605,11 +620,11 @@ def first_calls(specs, device: torch.device, backends=C.BACKENDS) -> dict:
             try:
                 fresh = C.in_place_inputs(spec, inputs)
                 start = time.perf_counter()
-                spec.call(backend, spec.tiny, fresh)()
+                spec.invoke(backend, spec.tiny, fresh)()
                 sync()
                 first = time.perf_counter() - start
                 start = time.perf_counter()
-                spec.call(backend, spec.tiny, C.in_place_inputs(spec, inputs))()
+                spec.invoke(backend, spec.tiny, C.in_place_inputs(spec, inputs))()
                 sync()
                 out[spec.name][backend] = {"first_ms": first * 1e3, "second_ms": (time.perf_counter() - start) * 1e3}
             except Exception as error:
