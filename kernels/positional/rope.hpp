@@ -3,8 +3,8 @@
 //   formula  for i < R/2, per head h:  x[h, i]       ← x[h, i] · cos[i] − x[h, i + R/2] · sin[i]
 //                                      x[h, i + R/2] ← x[h, i + R/2] · cos[i] + x[h, i] · sin[i]
 //            (x·cos + rotate_half(x)·sin over the first R head dims; dims R … D−1 are not touched;
-//            cos/sin repeat their first half, so only cos[0:R/2], sin[0:R/2] are read); computed in f32,
-//            stored as E
+//            cos/sin repeat their first half, so only cos[0:R/2], sin[0:R/2] are read); computed in E,
+//            as cuTile Python does (no f32 round trip: a product and an fma rounded to E per element)
 //   E        f32, f16 or bf16 (q, k, cos and sin share it)
 //   TILE_QH, TILE_KH  powers of two ≥ the query / key head counts Hq, Hk
 //   TILE_RD  R/2, a power of two: one half of the rotated dims (cuTile Python's second tile-space dim tile
@@ -23,7 +23,7 @@
 // tile-space loads (dim tile 0 and 1), which an output partition has no room for (its tile is the block's
 // exclusive whole). Padded heads load as zero and their stores are clipped by the partition.
 // Provenance: TileGym src/tilegym/ops/cutile/rope.py (1.5.1), `_rope_kernel`; the cos row index is
-// `b mod CB` rather than a compile-time COS_BS, and the arithmetic is f32 rather than E.
+// `b mod CB` rather than a compile-time COS_BS.
 #pragma once
 
 #include <cstdint>
@@ -36,17 +36,17 @@ namespace rope_detail {
 
 // x ← x·cos + rotate_half(x)·sin on this block's (1, TILE_H, 2·TILE_RD) tile of one output.
 template <Element E, int64_t TILE_H, int64_t TILE_RD>
-void rotate(const Out<E, Shape<1, TILE_H, 2 * TILE_RD>>& x, const Tile<float, Shape<1, 1, TILE_RD>>& c,
-            const Tile<float, Shape<1, 1, TILE_RD>>& s) {
+void rotate(const Out<E, Shape<1, TILE_H, 2 * TILE_RD>>& x, const Tile<E, Shape<1, 1, TILE_RD>>& c,
+            const Tile<E, Shape<1, 1, TILE_RD>>& s) {
   using Half = Shape<TILE_H, 1, TILE_RD>;
   const Int zero = full<int32_t>(0), one = full<int32_t>(1);
-  auto t = cast<float>(reshape<Shape<TILE_H, 2, TILE_RD>>(x.load(pad::zero)));  // (TILE_H, 2, TILE_RD)
-  auto x1 = extract<Half>(t, {zero, zero, zero});                               // (TILE_H, 1, TILE_RD)
-  auto x2 = extract<Half>(t, {zero, one, zero});                                // (TILE_H, 1, TILE_RD)
-  auto cb = broadcast_to<Half>(c), sb = broadcast_to<Half>(s);                  // (TILE_H, 1, TILE_RD)
+  auto t = reshape<Shape<TILE_H, 2, TILE_RD>>(x.load(pad::zero));  // (TILE_H, 2, TILE_RD)
+  auto x1 = extract<Half>(t, {zero, zero, zero});                  // (TILE_H, 1, TILE_RD)
+  auto x2 = extract<Half>(t, {zero, one, zero});                   // (TILE_H, 1, TILE_RD)
+  auto cb = broadcast_to<Half>(c), sb = broadcast_to<Half>(s);     // (TILE_H, 1, TILE_RD)
   // A multiply and a fused multiply-add per half, as cuTile Python contracts x1·cos − x2·sin.
   auto y = cat<1>(fma(x1, cb, -(x2 * sb)), fma(x2, cb, x1 * sb));  // (TILE_H, 2, TILE_RD)
-  x.store(cast<E>(reshape<Shape<1, TILE_H, 2 * TILE_RD>>(y)));
+  x.store(reshape<Shape<1, TILE_H, 2 * TILE_RD>>(y));
 }
 
 }  // namespace rope_detail
@@ -57,8 +57,8 @@ void rope(Out<E, Shape<1, TILE_QH, 2 * TILE_RD>> q, Out<E, Shape<1, TILE_KH, 2 *
   auto [row, head_tile, dim_tile] = q.tile_index();
   const Int pos = row % seq_len;
   const Int table = row / seq_len % cos.template extent<0>();  // the batch's cos/sin, or the shared one
-  auto c = cast<float>(cos.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero));  // (1, 1, TILE_RD)
-  auto s = cast<float>(sin.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero));  // (1, 1, TILE_RD)
+  auto c = cos.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero);  // (1, 1, TILE_RD)
+  auto s = sin.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero);  // (1, 1, TILE_RD)
   rope_detail::rotate<E, TILE_QH, TILE_RD>(q, c, s);
   rope_detail::rotate<E, TILE_KH, TILE_RD>(k, c, s);
 }
