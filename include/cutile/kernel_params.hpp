@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "cutile/arith.hpp"
+#include "cutile/error.hpp"
 #include "cutile/gather.hpp"
 #include "cutile/order.hpp"
 
@@ -292,6 +293,13 @@ struct OutputPartition {
   }
 };
 
+// Whether tile shape P divides tile shape S of the same rank in every dimension.
+template <TileShape S, TileShape P>
+constexpr bool tile_divides() {
+  for (size_t d = 0; d < S::rank; ++d)
+    if (S::dims[d] % P::dims[d] != 0) return false;
+  return true;
+}
 }  // namespace detail
 
 /// This block's exclusive tile of an output. With an Order O, tile dim i walks tensor dim O[i]: a
@@ -341,6 +349,27 @@ class Out {
   Tile<E, S> load(LoadOrdering ordering, pad padding = pad::none, AccessHints hints = {},
                   std::source_location where = std::source_location::current()) const {
     return part_.load(detail::trace_at(where), index(where), padding, hints, ordering);
+  }
+
+  /// Reads part `part` of this block's tile cut into tiles of P (P divides S in every dimension; `part`
+  /// counts in units of P inside the block's tile, checked at trace time): one tile-space load of the
+  /// output partitioned by P, e.g. each half of a tile as its own access.
+  template <int64_t... P>
+    requires(sizeof...(P) == rank) && TileShape<Shape<P...>> && (detail::tile_divides<S, Shape<P...>>())
+  Tile<E, Shape<P...>> load(tile_t<P...>, std::array<int64_t, rank> part, pad padding = pad::none,
+                            AccessHints hints = {},
+                            std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    return sub_partition<Shape<P...>>().load(b, part_index<Shape<P...>>(b, part, where), padding, hints);
+  }
+
+  /// Writes part `part` of this block's tile cut into tiles of P (as the partial load above).
+  template <int64_t... P>
+    requires(sizeof...(P) == rank) && TileShape<Shape<P...>> && (detail::tile_divides<S, Shape<P...>>())
+  void store(tile_t<P...>, std::array<int64_t, rank> part, const Tile<E, Shape<P...>>& value,
+             AccessHints hints = {}, std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    sub_partition<Shape<P...>>().store(b, value, part_index<Shape<P...>>(b, part, where), hints);
   }
 
   /// Writes `value` to the elements at `at(...)` of this block's tile — coordinates relative to the
@@ -416,6 +445,28 @@ class Out {
   }
 
  private:
+  template <TileShape P>
+  detail::OutputPartition<E, P, O> sub_partition() const {
+    return {part_.values, part_.tokens};
+  }
+  // The P-tile index of `part` of this block's tile: block id · (S / P) + part, per dimension. A part
+  // outside the block's tile would reach another block's elements, so it is refused.
+  template <TileShape P>
+  std::vector<ir::Value*> part_index(ir::Builder& b, const std::array<int64_t, rank>& part,
+                                     const std::source_location& where) const {
+    std::vector<ir::Value*> idx = index(where);
+    for (size_t d = 0; d < rank; ++d) {
+      const int64_t parts = S::dims[d] / P::dims[d];
+      if (part[d] < 0 || part[d] >= parts)
+        throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) + ": part " +
+                        std::to_string(part[d]) + " of tile dimension " + std::to_string(d) +
+                        " is outside this block's tile (" + std::to_string(parts) + " parts)");
+      if (parts > 1) idx[d] = b.binary(ir::Opcode::muli, idx[d], b.constant_int(ir::ElementType::i32, parts));
+      if (part[d] > 0)
+        idx[d] = b.binary(ir::Opcode::addi, idx[d], b.constant_int(ir::ElementType::i32, part[d]));
+    }
+    return idx;
+  }
   std::vector<ir::Value*> index(const std::source_location& where) const {
     auto ids = detail::TraceContext::current(where).block_ids(where);
     return std::vector<ir::Value*>(ids.begin(), ids.begin() + rank);

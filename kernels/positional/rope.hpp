@@ -3,8 +3,8 @@
 //   formula  for i < R/2, per head h:  x[h, i]       ← x[h, i] · cos[i] − x[h, i + R/2] · sin[i]
 //                                      x[h, i + R/2] ← x[h, i + R/2] · cos[i] + x[h, i] · sin[i]
 //            (x·cos + rotate_half(x)·sin over the first R head dims; dims R … D−1 are not touched;
-//            cos/sin repeat their first half, so only cos[0:R/2], sin[0:R/2] are read); computed in f32,
-//            stored as E
+//            cos/sin repeat their first half, so only cos[0:R/2], sin[0:R/2] are read); computed in E,
+//            as cuTile Python does (no f32 round trip: a product and an fma rounded to E per element)
 //   E        f32, f16 or bf16 (q, k, cos and sin share it)
 //   TILE_QH, TILE_KH  powers of two ≥ the query / key head counts Hq, Hk
 //   TILE_RD  R/2, a power of two: one half of the rotated dims (cuTile Python's second tile-space dim tile
@@ -16,14 +16,13 @@
 //   grid     (B·S, 1, 1): one row (all heads of q and of k) per block; launched with occupancy 9, TileGym's
 //            setting when it does not autotune (it tunes among 1, 7, 9, 12)
 // The backward is this kernel on the gradients with −sin (the rotation is orthogonal).
-// In place through the safe API: q and k are the kernel's two outputs and each block reads its own tile
-// with out.load() before storing it, so the store waits for the load on the tile's token chain; the launch
-// refuses a q or k that overlaps another argument, and no two blocks share a tile. The two halves of the
-// rotated dims are one (TILE_H, 2, TILE_RD) tile split with extract: cuTile Python reads them as two
-// tile-space loads (dim tile 0 and 1), which an output partition has no room for (its tile is the block's
-// exclusive whole). Padded heads load as zero and their stores are clipped by the partition.
+// In place through the safe API: q and k are the kernel's two outputs, and each block reads the two halves
+// of its own (1, TILE_H, 2·TILE_RD) tile as two (1, TILE_H, TILE_RD) parts (Out's partial load and store,
+// as cuTile Python reads dim tiles 0 and 1 of a 4-D view) before storing them, so the stores wait for the
+// loads on the tile's token chain; the launch refuses a q or k that overlaps another argument, and no two
+// blocks share a tile. Padded heads load as zero and their stores are clipped by the partition.
 // Provenance: TileGym src/tilegym/ops/cutile/rope.py (1.5.1), `_rope_kernel`; the cos row index is
-// `b mod CB` rather than a compile-time COS_BS, and the arithmetic is f32 rather than E.
+// `b mod CB` rather than a compile-time COS_BS.
 #pragma once
 
 #include <cstdint>
@@ -34,19 +33,17 @@ namespace cutile::kernels {
 
 namespace rope_detail {
 
-// x ← x·cos + rotate_half(x)·sin on this block's (1, TILE_H, 2·TILE_RD) tile of one output.
+// x ← x·cos + rotate_half(x)·sin on this block's (1, TILE_H, 2·TILE_RD) tile of one output, half by half.
 template <Element E, int64_t TILE_H, int64_t TILE_RD>
-void rotate(const Out<E, Shape<1, TILE_H, 2 * TILE_RD>>& x, const Tile<float, Shape<1, 1, TILE_RD>>& c,
-            const Tile<float, Shape<1, 1, TILE_RD>>& s) {
-  using Half = Shape<TILE_H, 1, TILE_RD>;
-  const Int zero = full<int32_t>(0), one = full<int32_t>(1);
-  auto t = cast<float>(reshape<Shape<TILE_H, 2, TILE_RD>>(x.load(pad::zero)));  // (TILE_H, 2, TILE_RD)
-  auto x1 = extract<Half>(t, {zero, zero, zero});                               // (TILE_H, 1, TILE_RD)
-  auto x2 = extract<Half>(t, {zero, one, zero});                                // (TILE_H, 1, TILE_RD)
-  auto cb = broadcast_to<Half>(c), sb = broadcast_to<Half>(s);                  // (TILE_H, 1, TILE_RD)
+void rotate(const Out<E, Shape<1, TILE_H, 2 * TILE_RD>>& x, const Tile<E, Shape<1, 1, TILE_RD>>& c,
+            const Tile<E, Shape<1, 1, TILE_RD>>& s) {
+  using Half = Shape<1, TILE_H, TILE_RD>;
+  auto x1 = x.load(tile<1, TILE_H, TILE_RD>, {0, 0, 0}, pad::zero);  // (1, TILE_H, TILE_RD)
+  auto x2 = x.load(tile<1, TILE_H, TILE_RD>, {0, 0, 1}, pad::zero);  // (1, TILE_H, TILE_RD)
+  auto cb = broadcast_to<Half>(c), sb = broadcast_to<Half>(s);       // (1, TILE_H, TILE_RD)
   // A multiply and a fused multiply-add per half, as cuTile Python contracts x1·cos − x2·sin.
-  auto y = cat<1>(fma(x1, cb, -(x2 * sb)), fma(x2, cb, x1 * sb));  // (TILE_H, 2, TILE_RD)
-  x.store(cast<E>(reshape<Shape<1, TILE_H, 2 * TILE_RD>>(y)));
+  x.store(tile<1, TILE_H, TILE_RD>, {0, 0, 0}, fma(x1, cb, -(x2 * sb)));
+  x.store(tile<1, TILE_H, TILE_RD>, {0, 0, 1}, fma(x2, cb, x1 * sb));
 }
 
 }  // namespace rope_detail
@@ -57,8 +54,8 @@ void rope(Out<E, Shape<1, TILE_QH, 2 * TILE_RD>> q, Out<E, Shape<1, TILE_KH, 2 *
   auto [row, head_tile, dim_tile] = q.tile_index();
   const Int pos = row % seq_len;
   const Int table = row / seq_len % cos.template extent<0>();  // the batch's cos/sin, or the shared one
-  auto c = cast<float>(cos.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero));  // (1, 1, TILE_RD)
-  auto s = cast<float>(sin.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero));  // (1, 1, TILE_RD)
+  auto c = cos.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero);  // (1, 1, TILE_RD)
+  auto s = sin.load(tile<1, 1, TILE_RD>, {table, pos, 0}, pad::zero);  // (1, 1, TILE_RD)
   rope_detail::rotate<E, TILE_QH, TILE_RD>(q, c, s);
   rope_detail::rotate<E, TILE_KH, TILE_RD>(k, c, s);
 }

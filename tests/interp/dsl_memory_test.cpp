@@ -100,6 +100,30 @@ TEST(CpuScatter, ConfinedScattersWriteOnlyTheBlocksOwnTile) {
   for (int64_t p = 0; p < n; ++p) ASSERT_EQ(hs[static_cast<size_t>(p)], p % 16 >= 8 ? at(p - 8) : 0.0f) << p;
 }
 
+TEST(CpuPartialTile, HalvesOfTheBlocksTileAreSeparateAccessesClippedAtTheEdge) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t m = 5, n = 44;  // ragged: the last row tile holds one row, the last column tile 12 columns
+  auto y = ct::randn<float>({m, n}, cpu, 31);
+  const std::vector<float> before = y.to_host();
+  ct::launch(mk::swap_halves, y.partition({2, 16})).sync();
+  const std::vector<float> after = y.to_host();
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = 0; c < n; ++c) {
+      const int64_t partner = c % 16 < 8 ? c + 8 : c - 8;  // the other half's element of the same tile
+      const float want = partner < n ? before[static_cast<size_t>(r * n + partner)] : 0.0f;  // padded zero
+      ASSERT_EQ(after[static_cast<size_t>(r * n + c)], want) << r << ", " << c;
+    }
+
+  try {
+    ct::launch(mk::part_outside, y.partition({2, 16})).sync();
+    FAIL() << "a part outside the block's tile was traced";
+  } catch (const ct::UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("part 2 of tile dimension 1 is outside this block's tile (2 parts)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(CpuScatter, UncheckedScatterAndStoreReachOtherBlocksTiles) {
   const ct::Device cpu = ct::Device::cpu();
   const int64_t n = 45;

@@ -108,11 +108,13 @@ class CpuRope : public ::testing::Test {};
 using Elements = ::testing::Types<float, ct::f16, ct::bf16>;
 TYPED_TEST_SUITE(CpuRope, Elements);
 
+// The kernel computes in E: a product and an fma per element, each rounded to E, of terms up to |x| ≈ 5
+// (randn): about 6 unit roundoffs relative to 1 + |result|.
 template <class E>
 constexpr double tolerance_of() {
   if constexpr (std::is_same_v<E, float>) return 2e-6;
-  if constexpr (std::is_same_v<E, ct::f16>) return 1e-3;
-  return 8e-3;
+  if constexpr (std::is_same_v<E, ct::f16>) return 4e-3;
+  return 3e-2;
 }
 
 TYPED_TEST(CpuRope, FullRotationTransposedBuffersPerBatchTables) {

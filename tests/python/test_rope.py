@@ -13,8 +13,8 @@ import cutile_cpp
 from support import last_error, needs_gpu, ref
 
 FLOATS = [torch.float32, torch.float16, torch.bfloat16]
-# One f32 rotation rounded once to the dtype.
-CPU_TOLERANCE = {torch.float32: 2e-6, torch.float16: 1e-3, torch.bfloat16: 8e-3}
+# The rotation computed in the dtype: a product and an fma per element, each rounded, of terms up to |x| ≈ 5.
+CPU_TOLERANCE = {torch.float32: 2e-6, torch.float16: 4e-3, torch.bfloat16: 3e-2}
 
 
 def tables(batch, seq, rope_dim, dtype, device="cpu", per_batch=False):
@@ -245,9 +245,9 @@ def test_rope_matches_transformers(config, dtype, tol):
     assert q_out is q and k_out is k
     torch.testing.assert_close(q, want_q, atol=tol, rtol=tol)
     torch.testing.assert_close(k, want_k, atol=tol, rtol=tol)
-    one_rounding = {torch.float32: 2e-6, torch.float16: 1e-3, torch.bfloat16: 8e-3}[dtype]
-    torch.testing.assert_close(q.double(), exact_q, atol=one_rounding, rtol=one_rounding)
-    torch.testing.assert_close(k.double(), exact_k, atol=one_rounding, rtol=one_rounding)
+    in_dtype = CPU_TOLERANCE[dtype]
+    torch.testing.assert_close(q.double(), exact_q, atol=in_dtype, rtol=in_dtype)
+    torch.testing.assert_close(k.double(), exact_k, atol=in_dtype, rtol=in_dtype)
 
 
 @needs_gpu

@@ -55,6 +55,20 @@ inline void scatter_shifted(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1>
   y.scatter(ct::at(ct::iota<int32_t, 16>() + 8), x.load(ct::tile<16>, {i}));
 }
 
+// In place, each row of 16 swaps its halves: each half of the block's (2, 16) tile is its own partial load
+// and store (a (2, 8) tile of the output cut into halves).
+inline void swap_halves(ct::Out<float, ct::Shape<2, 16>> y) {
+  auto lo = y.load(ct::tile<2, 8>, {0, 0}, ct::pad::zero);  // (2, 8)
+  auto hi = y.load(ct::tile<2, 8>, {0, 1}, ct::pad::zero);  // (2, 8)
+  y.store(ct::tile<2, 8>, {0, 0}, hi);
+  y.store(ct::tile<2, 8>, {0, 1}, lo);
+}
+
+// A part outside the block's tile: refused while tracing.
+inline void part_outside(ct::Out<float, ct::Shape<2, 16>> y) {
+  y.store(ct::tile<2, 8>, {0, 2}, y.load(ct::tile<2, 8>, {0, 0}));
+}
+
 // y[perm[k]] = x[k] for the whole tensor: writes land in other blocks' tiles (an escape hatch). Lanes
 // past the end get index -1, which the bounds mask drops.
 inline void scatter_permuted(ct::Out<float, ct::Shape<16>> y, ct::In<float, Dyn1> x,
@@ -206,6 +220,10 @@ inline std::vector<TracedKernel> all() {
       {"store_mirrored",
        [] {
          return trace_with(&store_mirrored, {contiguous(1), contiguous(1)});
+       }},
+      {"swap_halves",
+       [] {
+         return trace_with(&swap_halves, {contiguous(2)});
        }},
       {"histogram",
        [] {

@@ -232,7 +232,7 @@ CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(
  *   x[..., i + R/2] <- x[..., i + R/2]·cos[i] + x[..., i]·sin[i]
  * with cos/sin the row of the position (and of the batch, for a per-batch table); head dims R and beyond
  * are not touched; only the first R/2 columns of cos and sin are read (their halves repeat). Computed in
- * f32. The backward is the same call on the gradients with -sin.
+ * the dtype. The backward is the same call on the gradients with -sin.
  * q: (B, Hq, S, D), k: (B, Hk, S, D), read and written (outputs); cos, sin: (S, W) or (1 | B, S, W) with
  * W >= R/2; all one dtype (f32, f16 or bf16), any strides. R even and <= D (else INVALID_ARGUMENT), R/2 a
  * power of two in [8, 128] and max(Hq, Hk) <= 128 (else UNSUPPORTED_SHAPE). One launch when both q and k

@@ -95,7 +95,7 @@ def rope(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Rotary position embedding (HuggingFace Llama form) of the first R = rope_dim head dims (default: all
     D): x[..., :R] = x[..., :R]·cos + rotate_half(x[..., :R])·sin, the dims past R unchanged, computed in
-    float32. Only cos[..., :R/2] and sin[..., :R/2] are read (in the HuggingFace tables the halves repeat).
+    the input dtype (as TileGym). Only cos[..., :R/2] and sin[..., :R/2] are read (in the HuggingFace tables the halves repeat).
 
     q: (B, Hq, S, D), k: (B, Hk, S, D); cos, sin: (S, W), (1, S, W) or (B, S, W) with W ≥ R/2; one dtype
     (float32, float16 or bfloat16) and device; R even, ≤ D, R/2 a power of two in [8, 128]; max(Hq, Hk) ≤ 128.
