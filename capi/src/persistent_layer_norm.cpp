@@ -1,15 +1,23 @@
 // cutile_cpp_persistent_layer_norm(_given_stats): kernels/normalization/persistent_layer_norm.hpp, one
-// instance per dtype and power-of-two column tile, TileGym's untuned defaults: 8 rows per tile, 8 worker
-// warps, a grid of min(SMs, row tiles). Rows of at most 16384 elements (TileGym tests D ≤ 10000).
-#include "normalization/persistent_layer_norm.hpp"
+// instance per dtype and power-of-two column tile BD, a grid of min(SMs, row tiles). Rows per tile and
+// worker warps are those TileGym's autotuning picks on the H200 (bench/results/
+// 2026-11-30_h200_ops_quick_autotune.json): 8 rows and 4 warps at BD 1024, 2 rows and 8 warps at BD 16384;
+// in general at most 32768 elements per tile, 4 warps up to BD 1024. (TileGym's untuned default, 8 rows
+// and 8 warps, spills at BD 16384: 3.6× slower.) Rows of at most 16384 elements (TileGym tests D ≤ 10000).
+#include <algorithm>
+
 #include "cutile/launch.hpp"
 #include "dispatch.hpp"
+#include "normalization/persistent_layer_norm.hpp"
 #include "placement.hpp"
 
 namespace cutile::capi {
 namespace {
 
-constexpr int64_t kRows = 8;  // TileGym's BLOCK_N default on sm_90
+// Rows per tile of a BD-column tile: 8, fewer where the (rows, BD) tile would pass 32768 elements.
+constexpr int64_t rows_for(int64_t bd) {
+  return std::clamp<int64_t>(32768 / bd, 1, 8);
+}
 constexpr int64_t kMinTile = 16;
 // An 8 × 32768 tile takes tileiras past two minutes to compile; 8 × 16384 is the largest shipped.
 constexpr int64_t kMaxColumns = 16384;
@@ -22,11 +30,11 @@ void with_column_tile(int64_t columns, Body&& body) {
   body(std::integral_constant<int64_t, BD>{});
 }
 
-LaunchOptions options_on(const Placement& placement) {
+LaunchOptions options_on(const Placement& placement, int64_t bd) {
   LaunchOptions options;
   options.stream = placement.stream;
   options.hints.num_ctas = 1;
-  options.hints.num_worker_warps = 8;
+  options.hints.num_worker_warps = bd <= 1024 ? 4 : 8;
   return options;  // the grid: one block per SM, at most one per row tile (the OutTiles default)
 }
 
@@ -86,9 +94,10 @@ extern "C" int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y, 
         return cutile::Tensor<float>(borrow(tensors[static_cast<size_t>(i)], placement));
       };
       with_column_tile(tensors[3].shape[1], [&]<int64_t BD>(std::integral_constant<int64_t, BD>) {
-        launch(options_on(placement), cutile::kernels::persistent_layer_norm<E, kRows, BD>,
-               t(0).partition({kRows, BD}), f(1).partition({kRows}), f(2).partition({kRows}), t(3), t(4),
-               t(5), static_cast<float>(eps));
+        constexpr int64_t ROWS = rows_for(BD);
+        launch(options_on(placement, BD), cutile::kernels::persistent_layer_norm<E, ROWS, BD>,
+               t(0).partition({ROWS, BD}), f(1).partition({ROWS}), f(2).partition({ROWS}), t(3), t(4), t(5),
+               static_cast<float>(eps));
       });
     });
   });
@@ -118,8 +127,9 @@ extern "C" int32_t cutile_cpp_persistent_layer_norm_given_stats(
         return cutile::Tensor<float>(borrow(tensors[static_cast<size_t>(i)], placement));
       };
       with_column_tile(tensors[1].shape[1], [&]<int64_t BD>(std::integral_constant<int64_t, BD>) {
-        launch(options_on(placement), cutile::kernels::persistent_layer_norm_given_stats<E, kRows, BD>,
-               t(0).partition({kRows, BD}), t(1), t(2), t(3), f(4), f(5));
+        constexpr int64_t ROWS = rows_for(BD);
+        launch(options_on(placement, BD), cutile::kernels::persistent_layer_norm_given_stats<E, ROWS, BD>,
+               t(0).partition({ROWS, BD}), t(1), t(2), t(3), f(4), f(5));
       });
     });
   });

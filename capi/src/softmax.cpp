@@ -58,8 +58,11 @@ void launch_softmax(const Tensor<E>& y, const Tensor<E>& x, int64_t rows, int64_
                   launch(options, kernels::softmax_row<E, TILE>, y.partition({1, TILE}), x);
                   return;
                 case CUTILE_CPP_SOFTMAX_TMA:
-                  launch(persistent(options, placement.device, 2, rows), kernels::softmax_tma<E, TILE>,
-                         y.partition({1, TILE}), x);
+                  // TileGym's default occupancy is 2; its autotuning picks 6 for 1024-column rows on the
+                  // H200 (1.5× faster there) and keeps 2 at 16384 (bench/results/
+                  // 2026-11-30_h200_ops_quick_autotune.json).
+                  launch(persistent(options, placement.device, TILE <= 1024 ? 6 : 2, rows),
+                         kernels::softmax_tma<E, TILE>, y.partition({1, TILE}), x);
                   return;
                 case CUTILE_CPP_SOFTMAX_CHUNKED:
                   if constexpr (TILE <= kMaxChunk) {

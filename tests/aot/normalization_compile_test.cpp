@@ -4,6 +4,8 @@
 // persistent layer norm).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
@@ -21,16 +23,18 @@ using cutile::test_support::contiguous;
 using cutile::test_support::trace_with;
 using cutile::test_support::TracedKernel;
 
-// The persistent layer norm's two kernels at column tile TN (the C ABI ships TN ≤ 16384).
+// The persistent layer norm's two kernels at column tile TN (the C ABI ships TN ≤ 16384), with the rows per
+// tile the C ABI picks (capi/src/persistent_layer_norm.cpp).
 template <ct::Element E, int64_t TN>
 void add_persistent_layer_norm(std::vector<TracedKernel>& out, const std::string& suffix) {
   const auto m1 = contiguous(1), m2 = contiguous(2);
+  constexpr int64_t ROWS = std::clamp<int64_t>(32768 / TN, 1, 8);
   out.push_back({"persistent_layer_norm" + suffix, [=] {
-                   return trace_with(&lib::persistent_layer_norm<E, 8, TN>, {m2, m1, m1, m2, m1, m1, {}});
+                   return trace_with(&lib::persistent_layer_norm<E, ROWS, TN>, {m2, m1, m1, m2, m1, m1, {}});
                  }});
   out.push_back(
       {"persistent_layer_norm_given_stats" + suffix, [=] {
-         return trace_with(&lib::persistent_layer_norm_given_stats<E, 8, TN>, {m2, m2, m1, m1, m1, m1});
+         return trace_with(&lib::persistent_layer_norm_given_stats<E, ROWS, TN>, {m2, m2, m1, m1, m1, m1});
        }});
 }
 

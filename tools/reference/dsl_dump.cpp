@@ -16,7 +16,7 @@
 //   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (one 4096-column tile or two of 2048, as
 //   TileGym
 //                                           picks)
-//   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 8 worker warps
+//   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 4 worker warps
 //   ... dsl_dump rope DTYPE H S D          one batch of contiguous (B, H, S, D) q and k (H heads each),
 //                                          full rotation, occupancy 9, as cutile_cpp_rope launches it
 // (the configurations of TileGym's benchmark kernels in tests/data/reference/tilegym).
@@ -320,7 +320,7 @@ void persistent_layer_norm(int64_t m, int64_t n) {
   auto w = ct::Tensor<E>::meta({n}), b = ct::Tensor<E>::meta({n});
   auto mean = ct::Tensor<float>::meta({m}), rstd = ct::Tensor<float>::meta({m});
   ct::LaunchOptions options;
-  options.hints = {.num_ctas = 1, .num_worker_warps = 8};
+  options.hints = {.num_ctas = 1, .num_worker_warps = 4};
   report(ct::compile_only("sm_90", options, ct::kernels::persistent_layer_norm<E, 8, 1024>,
                           y.partition({8, 1024}), mean.partition({8}), rstd.partition({8}), x, w, b, 1e-6f));
 }
