@@ -47,8 +47,7 @@ extern "C" int32_t cutile_cpp_dropout(const cutile_cpp_tensor* y, const cutile_c
     check_probability(p);
     if (tensors[0].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> out(borrow(tensors[0], placement));
       cutile::launch(options, cutile::kernels::dropout<E, kTile>, out.partition({kTile}),
@@ -69,8 +68,7 @@ extern "C" int32_t cutile_cpp_dropout_inplace(const cutile_cpp_tensor* x, double
     check_probability(p);
     if (tensors[0].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> inout(borrow(tensors[0], placement));
       cutile::launch(options, cutile::kernels::dropout_inplace<E, kTile>, inout.partition({kTile}),

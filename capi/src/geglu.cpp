@@ -52,8 +52,7 @@ extern "C" int32_t cutile_cpp_geglu(const cutile_cpp_tensor* y, const cutile_cpp
     const GeluApprox form = activation::gelu_approx(approximate);
     if (out.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> yt(borrow(out, placement));
       const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(in, placement)));
@@ -82,8 +81,7 @@ extern "C" int32_t cutile_cpp_geglu_backward(const cutile_cpp_tensor* dx, const 
     const GeluApprox form = activation::gelu_approx(approximate);
     if (tensors[1].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
       const auto pairs = activation::as_half_pairs(cutile::Tensor<E>(borrow(tensors[0], placement)));
       const cutile::Tensor<E> dyt(borrow(tensors[1], placement));

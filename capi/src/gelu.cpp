@@ -38,8 +38,7 @@ extern "C" int32_t cutile_cpp_gelu(const cutile_cpp_tensor* y, const cutile_cpp_
     const GeluApprox form = activation::gelu_approx(approximate);
     if (in.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> yt(borrow(out, placement)), xt(borrow(in, placement));
       if (form == GeluApprox::tanh)
@@ -66,8 +65,7 @@ extern "C" int32_t cutile_cpp_gelu_backward(const cutile_cpp_tensor* dx, const c
     const GeluApprox form = activation::gelu_approx(approximate);
     if (tensors[0].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> dxt(borrow(tensors[0], placement)), dyt(borrow(tensors[1], placement)),
           xt(borrow(tensors[2], placement));

@@ -1,7 +1,6 @@
 // cutile_cpp_layer_norm_legacy: kernels/normalization/layer_norm_legacy.hpp, one instance per dtype,
 // power-of-two column tile (TileGym's largest power of two ≤ N, capped at 64 KiB of the element) and
 // number of column tiles (1 when N is that power of two, else 2).
-#include <bit>
 #include <type_traits>
 
 #include "cutile/launch.hpp"
@@ -17,20 +16,20 @@ constexpr int64_t kMinBlock = 16;  // shorter rows take one 16-column pass
 template <Element E>
 constexpr int64_t max_columns = 65536 / static_cast<int64_t>(sizeof(E));
 
+// BLOCK is TileGym's largest power of two ≤ N (at least kMinBlock); a second, ragged tile covers the rest.
 template <Element E, int64_t BLOCK = kMinBlock>
 void launch_layer_norm(const Tensor<E>& y, const Tensor<float>& mean, const Tensor<float>& rstd,
-                       const Tensor<E>& x, const Tensor<E>& w, const Tensor<E>& b, int64_t block, float eps,
+                       const Tensor<E>& x, const Tensor<E>& w, const Tensor<E>& b, float eps,
                        float weight_shift, const LaunchOptions& options) {
-  if constexpr (BLOCK < max_columns<E>) {
-    if (block > BLOCK)
-      return launch_layer_norm<E, BLOCK * 2>(y, mean, rstd, x, w, b, block, eps, weight_shift, options);
-  }
   auto run = [&]<int64_t TILES>(std::integral_constant<int64_t, TILES>) {
     launch(options, kernels::layer_norm_legacy<E, BLOCK, TILES>, y.partition({1, TILES * BLOCK}),
            mean.partition({1}), rstd.partition({1}), x, w, b, eps, weight_shift);
   };
   if constexpr (BLOCK < max_columns<E>) {
-    if (x.shape()[1] > BLOCK) return run(std::integral_constant<int64_t, 2>{});
+    const int64_t n = x.shape()[1];
+    if (n >= 2 * BLOCK)
+      return launch_layer_norm<E, BLOCK * 2>(y, mean, rstd, x, w, b, eps, weight_shift, options);
+    if (n > BLOCK) return run(std::integral_constant<int64_t, 2>{});
   }
   run(std::integral_constant<int64_t, 1>{});
 }
@@ -83,14 +82,12 @@ extern "C" int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, cons
     check_no_aliasing(tensors);
     if (in.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
-    const int64_t block = std::bit_floor(static_cast<uint64_t>(in.shape[1]));  // the kernel masks the rest
+    const cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       launch_layer_norm<E>(
           cutile::Tensor<E>(borrow(out, placement)), cutile::Tensor<float>(borrow(mu, placement)),
           cutile::Tensor<float>(borrow(r, placement)), cutile::Tensor<E>(borrow(in, placement)),
-          cutile::Tensor<E>(borrow(w, placement)), cutile::Tensor<E>(borrow(b, placement)), block,
+          cutile::Tensor<E>(borrow(w, placement)), cutile::Tensor<E>(borrow(b, placement)),
           static_cast<float>(eps), static_cast<float>(weight_shift), options);
     });
   });

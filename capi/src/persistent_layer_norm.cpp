@@ -31,8 +31,7 @@ void with_column_tile(int64_t columns, Body&& body) {
 }
 
 LaunchOptions options_on(const Placement& placement, int64_t bd) {
-  LaunchOptions options;
-  options.stream = placement.stream;
+  LaunchOptions options = placement.launch_options();
   options.hints.num_ctas = 1;
   options.hints.num_worker_warps = bd <= 1024 ? 4 : 8;
   return options;  // the grid: one block per SM, at most one per row tile (the OutTiles default)

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "cutile/device.hpp"
+#include "cutile/launch.hpp"
 #include "cutile/stream.hpp"
 #include "cutile/tensor.hpp"
 #include "descriptor.hpp"
@@ -14,6 +15,13 @@ namespace cutile::capi {
 struct Placement {
   Device device;
   Stream stream;
+
+  /// Launch options on this placement's stream, no hints set.
+  LaunchOptions launch_options() const {
+    LaunchOptions options;
+    options.stream = stream;
+    return options;
+  }
 };
 
 /// The device the checked `tensors` are on (check_descriptors made them agree) and `stream` borrowed on

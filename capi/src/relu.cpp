@@ -22,8 +22,7 @@ extern "C" int32_t cutile_cpp_relu(const cutile_cpp_tensor* y, const cutile_cpp_
     check_no_aliasing(tensors);
     if (in.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> yt(borrow(out, placement));
       cutile::launch(options, cutile::kernels::relu<E, kTile>, yt.partition({kTile}),

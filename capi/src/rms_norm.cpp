@@ -133,8 +133,7 @@ extern "C" int32_t cutile_cpp_rms_norm(const cutile_cpp_tensor* y, const cutile_
       mode = in.shape[0] > 2 * static_cast<int64_t>(placement.device.sm_count())
                  ? CUTILE_CPP_RMS_NORM_STATIC_PERSISTENT
                  : CUTILE_CPP_RMS_NORM_MULTI_WAVE_RELOAD;
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       const Borrowed<E> t{cutile::Tensor<E>(borrow(out, placement)), cutile::Tensor<E>(borrow(in, placement)),
                           cutile::Tensor<E>(borrow(w, placement)),
@@ -183,8 +182,7 @@ extern "C" int32_t cutile_cpp_rms_norm_backward(const cutile_cpp_tensor* dx,
     check_no_aliasing(tensors);
     if (in.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     options.hints.occupancy = 1;  // TileGym's `occupancy=1`: one large persistent block per SM
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       launch_backward<E>(cutile::Tensor<E>(borrow(gx, placement)),

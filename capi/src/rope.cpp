@@ -124,8 +124,7 @@ extern "C" int32_t cutile_cpp_rope(const cutile_cpp_tensor* q, const cutile_cpp_
     check_no_aliasing(tensors);
     if (batch * seq == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     options.hints.occupancy = kOccupancy;
     const cutile::AnyTensor bq = borrow(tq, placement), bk = borrow(tk, placement),
                             bc = borrow(tc, placement), bs = borrow(ts, placement);

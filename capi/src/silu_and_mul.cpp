@@ -14,9 +14,8 @@ constexpr int64_t kMinTile = 64, kMaxTile = 16384;
 // TileGym's launch hints for sm_90 by the bytes of one row tile (its autotuner then picks occupancy,
 // which is left to the compiler here).
 template <Element E>
-LaunchOptions options_for(int64_t tile, const Stream& stream) {
-  LaunchOptions options;
-  options.stream = stream;
+LaunchOptions options_for(int64_t tile, const Placement& placement) {
+  LaunchOptions options = placement.launch_options();
   const int64_t bytes = tile * static_cast<int64_t>(sizeof(E));
   options.hints.num_ctas = bytes <= 8192 ? 1 : 2;
   options.hints.num_worker_warps = bytes <= 2048 ? 4 : 8;
@@ -45,7 +44,7 @@ extern "C" int32_t cutile_cpp_silu_and_mul(const cutile_cpp_tensor* y, const cut
       const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(in, placement)));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           out.shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
-            cutile::launch(options_for<E>(T, placement.stream), cutile::kernels::silu_and_mul<E, T>,
+            cutile::launch(options_for<E>(T, placement), cutile::kernels::silu_and_mul<E, T>,
                            yt.partition({1, T}), a, b);
           });
     });
@@ -72,7 +71,7 @@ extern "C" int32_t cutile_cpp_silu_and_mul_backward(const cutile_cpp_tensor* dx,
       const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(tensors[2], placement)));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           tensors[1].shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
-            cutile::launch(options_for<E>(T, placement.stream), cutile::kernels::silu_and_mul_backward<E, T>,
+            cutile::launch(options_for<E>(T, placement), cutile::kernels::silu_and_mul_backward<E, T>,
                            pairs.partition({1, 2, T}), dyt, a, b);
           });
     });

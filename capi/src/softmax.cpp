@@ -42,8 +42,7 @@ LaunchOptions persistent(LaunchOptions options, const Device& device, int occupa
 template <Element E>
 void launch_softmax(const Tensor<E>& y, const Tensor<E>& x, int64_t rows, int64_t columns,
                     cutile_cpp_softmax_kernel kernel, const Placement& placement) {
-  LaunchOptions options;
-  options.stream = placement.stream;
+  LaunchOptions options = placement.launch_options();
   // One tile per row while it fits, as TileGym's kernels have; the chunked kernel for longer rows.
   if (kernel != CUTILE_CPP_SOFTMAX_CHUNKED && columns > kMaxRowTile) kernel = CUTILE_CPP_SOFTMAX_CHUNKED;
   const int64_t tile = next_power_of_two(columns);

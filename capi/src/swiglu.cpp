@@ -31,8 +31,7 @@ extern "C" int32_t cutile_cpp_swiglu(const cutile_cpp_tensor* c, const cutile_cp
     check_no_aliasing(tensors);
     if (tensors[0].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     options.hints.occupancy = 1;  // TileGym's kernel hints
     options.hints.num_worker_warps = 8;
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
@@ -60,8 +59,7 @@ extern "C" int32_t cutile_cpp_swiglu_backward(const cutile_cpp_tensor* da, const
     check_no_aliasing(tensors);
     if (tensors[0].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
-    cutile::LaunchOptions options;
-    options.stream = placement.stream;
+    cutile::LaunchOptions options = placement.launch_options();
     // TileGym's width: split each row into ⌈SMs / rows⌉ pieces, so that few rows still fill the GPU.
     const int64_t rows = tensors[0].shape[0], columns = tensors[0].shape[1];
     const int64_t pieces = cdiv(placement.device.sm_count(), rows);

@@ -300,6 +300,7 @@ constexpr bool tile_divides() {
     if (S::dims[d] % P::dims[d] != 0) return false;
   return true;
 }
+
 }  // namespace detail
 
 /// This block's exclusive tile of an output. With an Order O, tile dim i walks tensor dim O[i]: a
