@@ -65,8 +65,13 @@ void launch_softmax(const Tensor<E>& y, const Tensor<E>& x, int64_t rows, int64_
                   return;
                 case CUTILE_CPP_SOFTMAX_CHUNKED:
                   if constexpr (TILE <= kMaxChunk) {
-                    launch(persistent(options, placement.device, 4, rows), kernels::softmax_chunked<E, TILE>,
-                           y.partition({1, TILE}), x);
+                    // One chunk when the row fits (TILE < kMaxChunk always does): a constant trip count.
+                    if (columns <= TILE)
+                      launch(persistent(options, placement.device, 4, rows),
+                             kernels::softmax_chunked<E, TILE, 1>, y.partition({1, TILE}), x);
+                    else if constexpr (TILE == kMaxChunk)
+                      launch(persistent(options, placement.device, 4, rows),
+                             kernels::softmax_chunked<E, TILE, dyn>, y.partition({1, TILE}), x);
                     return;
                   }
               }

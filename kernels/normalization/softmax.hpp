@@ -8,7 +8,8 @@
 //   softmax_row       ≥ N, a power of two  (M, 1, 1)            one (multi-wave: M blocks in waves)
 //   softmax_gather    ≥ N, a power of two  (min(4·SMs, M), 1, 1)  r = b, b + G, ... (persistent)
 //   softmax_tma       ≥ N, a power of two  (min(2·SMs, M), 1, 1)  as softmax_gather
-//   softmax_chunked   ≤ 8192, any N        (min(4·SMs, M), 1, 1)  as softmax_gather
+//   softmax_chunked   ≤ 8192, any N        (min(4·SMs, M), 1, 1)  as softmax_gather; CHUNKS = ⌈N / TILE_N⌉ or
+//   dyn
 //
 // Columns past N read as -inf, so they add exp(-inf) = 0 to the sum and never win the max; stores of
 // them are masked (scatters) or clipped (partition stores). softmax_gather and softmax_tma take their
@@ -74,14 +75,23 @@ void softmax_tma(OutTiles<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
 /// Rows longer than a tile, in three passes over TILE_N-column chunks: the max, the sum of exponentials,
 /// then the scaled exponentials by one reciprocal per row (`_softmax_kernel_chunked`). Persistent over
 /// rows; the chunks of a row are read three times (L2 serves the later passes).
+/// CHUNKS: the number of chunks per row, ⌈N / TILE_N⌉, when the launch knows it (1 for N ≤ TILE_N), else
+/// dyn (read from x). TileGym bakes N, so its chunk loops have constant trip counts; with one chunk,
+/// tileiras then reads it once for the three passes (with a runtime count it reads it three times: 0.57×
+/// TileGym's speed at N = 1024 on the H200).
 /// Escape hatch: the chunks are written with y.unchecked_scatter, because one block must own every chunk
 /// of its row while for_each_tile hands out single tiles. No two blocks write one element: row r is
 /// visited only by block r mod G, through the same strided loop that reads it.
-template <Element E, int64_t TILE_N>
+template <Element E, int64_t TILE_N, int64_t CHUNKS = dyn>
 void softmax_chunked(OutTiles<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
   using Column = Tile<float, Shape<1>>;
   const Int rows = x.template extent<0>();
-  const Int chunks = (x.template extent<1>() + (TILE_N - 1)) / TILE_N;
+  const auto chunks = [&] {
+    if constexpr (CHUNKS == dyn)
+      return (x.template extent<1>() + (TILE_N - 1)) / TILE_N;
+    else
+      return static_cast<int32_t>(CHUNKS);
+  }();
   const auto offsets = iota<int32_t, TILE_N>();  // (TILE_N)
   loop(block_id<0>(), rows, num_blocks<0>(), std::tuple<>{}, [&](Int row, std::tuple<> none) {
     auto chunk = [&](const Int& c) {  // (TILE_N) f32

@@ -35,8 +35,12 @@ void add_softmax(std::vector<TracedKernel>& out, const std::string& dtype) {
                    return trace_with(&lib::softmax_tma<E, TILE>, {m2, m2});
                  }});
   if constexpr (TILE <= 8192)
-    out.push_back({"softmax_chunked_" + dtype + "_" + tile, [=] {
-                     return trace_with(&lib::softmax_chunked<E, TILE>, {m2, m2});
+    out.push_back({"softmax_chunked_1_" + dtype + "_" + tile, [=] {
+                     return trace_with(&lib::softmax_chunked<E, TILE, 1>, {m2, m2});
+                   }});
+  if constexpr (TILE == 8192)
+    out.push_back({"softmax_chunked_dyn_" + dtype + "_" + tile, [=] {
+                     return trace_with(&lib::softmax_chunked<E, TILE, ct::dyn>, {m2, m2});
                    }});
   if constexpr (TILE < 16384) add_softmax<E, TILE * 2>(out, dtype);
 }

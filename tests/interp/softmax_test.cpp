@@ -106,6 +106,12 @@ TYPED_TEST(Softmax, PersistentKernelsMatchFloat64ForAnyGrid) {
       auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
       ct::launch(options, lib::softmax_chunked<E, 16>, y.partition({1, 16}), x).sync();
       expect_softmax(y, x, rows, cols, "softmax_chunked " + shape);
+      // The chunk count as a constant: one chunk of the row's power-of-two tile, as the C ABI launches it.
+      with_row_tile(cols, [&]<int64_t T>(std::integral_constant<int64_t, T>) {
+        auto z = ct::empty<E>({rows, cols}, ct::Device::cpu());
+        ct::launch(options, lib::softmax_chunked<E, T, 1>, z.partition({1, T}), x).sync();
+        expect_softmax(z, x, rows, cols, "softmax_chunked one chunk " + shape);
+      });
     }
   }
 }

@@ -60,8 +60,13 @@ void softmax(int64_t rows, int64_t cols) {
       ct::compile_only("sm_90", four, ct::kernels::softmax_gather<E, TILE_N>, y.partition({1, TILE_N}), x));
   report(ct::compile_only("sm_90", {}, ct::kernels::softmax_row<E, TILE_N>, y.partition({1, TILE_N}), x));
   report(ct::compile_only("sm_90", two, ct::kernels::softmax_tma<E, TILE_N>, y.partition({1, TILE_N}), x));
-  constexpr int64_t CHUNK = TILE_N < 8192 ? TILE_N : 8192;
-  report(ct::compile_only("sm_90", four, ct::kernels::softmax_chunked<E, CHUNK>, y.partition({1, CHUNK}), x));
+  // One chunk of TILE_N when it holds the row, else chunks of 8192, as cutile_cpp_softmax_variant picks.
+  if constexpr (TILE_N <= 8192)
+    report(ct::compile_only("sm_90", four, ct::kernels::softmax_chunked<E, TILE_N, 1>,
+                            y.partition({1, TILE_N}), x));
+  else
+    report(ct::compile_only("sm_90", four, ct::kernels::softmax_chunked<E, 8192, ct::dyn>,
+                            y.partition({1, 8192}), x));
 }
 
 // TILE_N is the next power of two of the columns, as TileGym's launcher chooses it.
