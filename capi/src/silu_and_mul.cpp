@@ -41,11 +41,11 @@ extern "C" int32_t cutile_cpp_silu_and_mul(const cutile_cpp_tensor* y, const cut
     const Placement placement = place(tensors, device_id, stream);
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       const cutile::Tensor<E> yt(borrow(out, placement));
-      const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(in, placement)));
+      const cutile::Tensor<E> xt(borrow(in, placement));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           out.shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
             cutile::launch(options_for<E>(T, placement), cutile::kernels::silu_and_mul<E, T>,
-                           yt.partition({1, T}), a, b);
+                           yt.partition({1, T}), xt);
           });
     });
   });
@@ -68,11 +68,11 @@ extern "C" int32_t cutile_cpp_silu_and_mul_backward(const cutile_cpp_tensor* dx,
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
       const auto pairs = activation::as_half_pairs(cutile::Tensor<E>(borrow(tensors[0], placement)));
       const cutile::Tensor<E> dyt(borrow(tensors[1], placement));
-      const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(tensors[2], placement)));
+      const cutile::Tensor<E> xt(borrow(tensors[2], placement));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           tensors[1].shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
             cutile::launch(options_for<E>(T, placement), cutile::kernels::silu_and_mul_backward<E, T>,
-                           pairs.partition({1, 2, T}), dyt, a, b);
+                           pairs.partition({1, 2, T}), dyt, xt);
           });
     });
   });

@@ -11,11 +11,13 @@
 //            Φ̃(x) + x·φ(x) near x = −0.75 needs it)
 //   TILE     elements per tile block, a power of two (the C ABI: 1024; 4096 for forwards of ≥ 2^24
 //            elements, as TileGym widens memory-bound launches)
-//   runtime  x, dy: (n), any stride; y, dx: (n), any stride, written through their (TILE) partitions
-//   grid     (cdiv(n, TILE), 1, 1); the last tile's overhang loads as 0 and its store is clipped
+//   runtime  x, dy: (n), any stride, gathered; y, dx: (n), any stride, scattered within the block's
+//            (TILE) tile
+//   grid     (cdiv(n, TILE), 1, 1); the last tile's overhang gathers 0 and its scatter is masked
 // Provenance: TileGym src/tilegym/ops/cutile/activation/gelu.py (1.5.1), `_gelu_kernel` and
-// `_gelu_kernel_backward`, with tile-space loads and stores instead of gathers / scatters of the same
-// offsets. The tile functions here are shared with geglu.hpp (in f32), as TileGym's geglu imports them.
+// `_gelu_kernel_backward`: gathers and scatters of the block's TILE offsets, TileGym's pointer path
+// (sm_90, f16, 'none': the forward is 248 instructions as TileGym's; a tile-space load and store took
+// 280). The tile functions here are shared with geglu.hpp (in f32), as TileGym's geglu imports them.
 #pragma once
 
 #include <cstdint>
@@ -85,15 +87,17 @@ Tile<T, S> derivative(const Tile<T, S>& x) {
 template <Element E, GeluApprox A, int64_t TILE>
 void gelu(Out<E, Shape<TILE>> y, In<E, Shape<dyn>> x) {
   auto [i] = y.tile_index();
-  y.store(gelu_math::forward<A>(x.load(tile<TILE>, {i}, pad::zero)));  // (TILE)
+  auto offsets = iota<int32_t, TILE>();  // (TILE)
+  y.scatter(at(offsets), gelu_math::forward<A>(x.gather(i * TILE + offsets)));
 }
 
 template <Element E, GeluApprox A, int64_t TILE>
 void gelu_backward(Out<E, Shape<TILE>> dx, In<E, Shape<dyn>> dy, In<E, Shape<dyn>> x) {
   auto [i] = dx.tile_index();
-  auto dyf = cast<float>(dy.load(tile<TILE>, {i}, pad::zero));  // (TILE)
-  auto xf = cast<float>(x.load(tile<TILE>, {i}, pad::zero));    // (TILE)
-  dx.store(cast<E>(dyf * gelu_math::derivative<A>(xf)));        // (TILE)
+  auto offsets = iota<int32_t, TILE>();                   // (TILE)
+  auto dyf = cast<float>(dy.gather(i * TILE + offsets));  // (TILE)
+  auto xf = cast<float>(x.gather(i * TILE + offsets));    // (TILE)
+  dx.scatter(at(offsets), cast<E>(dyf * gelu_math::derivative<A>(xf)));
 }
 
 }  // namespace cutile::kernels

@@ -5,14 +5,17 @@
 //            division approximate (TileGym's modes)
 //   E        f32, f16 or bf16 (all tensors share it)
 //   TILE     a power of two ≥ the half width H up to 16384 (wider rows take several tiles)
-//   runtime  the input flattened to (M, 2H) is read as its halves a = x[:, :H] and b = x[:, H:], (M, H)
-//            views with x's strides; y, dy: (M, H), any strides; dx: (M, 2H) seen as (M, 2, H), so that
-//            one (1, 2, TILE) tile holds both halves' gradients at the same columns (the halves
-//            interleave in memory, so they cannot be two outputs that the launch keeps apart)
-//   grid     (M, cdiv(H, TILE), 1); columns past H load as 0 and their stores are clipped
+//   runtime  x: (M, 2H), any strides, gathered at columns c (a) and c + H (b), H = y's (dy's) width; y,
+//            dy: (M, H), any strides; dx: (M, 2H) seen as (M, 2, H), so that one (1, 2, TILE) tile holds
+//            both halves' gradients at the same columns (the halves interleave in memory, so they cannot
+//            be two outputs that the launch keeps apart); outputs are scattered within the block's tile
+//   grid     (M, cdiv(H, TILE), 1); a's columns past H gather b's elements (inside x, as TileGym's) and
+//            the scatter masks every column past H
 // Provenance: TileGym src/tilegym/ops/cutile/silu_and_mul.py (1.5.1), `_silu_and_mul_kernel_row_wise`
-// and `_silu_and_mul_backward_kernel_row_wise` (row gathers of next_power_of_2(H) columns), with
-// tile-space loads; the backward writes dx whole, where TileGym concatenates da and db after.
+// and `_silu_and_mul_backward_kernel_row_wise` (row gathers of next_power_of_2(H) columns). The backward
+// scatters da and db as one (2, TILE) tile into dx, where TileGym scatters two arrays and concatenates
+// them after: two scatters into one output chain through its token, and tileiras puts a block barrier
+// between them.
 #pragma once
 
 #include <cstdint>
@@ -34,26 +37,31 @@ Tile<float, S> sigmoid(const Tile<float, S>& a) {
 }  // namespace silu_and_mul_math
 
 template <Element E, int64_t TILE>
-void silu_and_mul(Out<E, Shape<1, TILE>> y, In<E, Shape<dyn, dyn>> a, In<E, Shape<dyn, dyn>> b) {
+void silu_and_mul(Out<E, Shape<1, TILE>> y, In<E, Shape<dyn, dyn>> x) {
   auto [row, col] = y.tile_index();
-  auto af = cast<float>(a.load(tile<1, TILE>, {row, col}, pad::zero));  // (1, TILE)
-  auto bf = cast<float>(b.load(tile<1, TILE>, {row, col}, pad::zero));  // (1, TILE)
-  y.store(cast<E>(af * silu_and_mul_math::sigmoid(af) * bf));           // (1, TILE)
+  auto offsets = iota<int32_t, TILE>();                                     // (TILE)
+  auto cols = col * TILE + offsets;                                         // (TILE)
+  auto af = cast<float>(x.gather(at(row, cols)));                           // (TILE)
+  auto bf = cast<float>(x.gather(at(row, cols + y.template extent<1>())));  // (TILE)
+  y.scatter(at(zeros<int32_t>(), offsets), cast<E>(af * silu_and_mul_math::sigmoid(af) * bf));
 }
 
 template <Element E, int64_t TILE>
-void silu_and_mul_backward(Out<E, Shape<1, 2, TILE>> dx, In<E, Shape<dyn, dyn>> dy, In<E, Shape<dyn, dyn>> a,
-                           In<E, Shape<dyn, dyn>> b) {
+void silu_and_mul_backward(Out<E, Shape<1, 2, TILE>> dx, In<E, Shape<dyn, dyn>> dy,
+                           In<E, Shape<dyn, dyn>> x) {
   auto [row, half, col] = dx.tile_index();
-  auto dyf = cast<float>(dy.load(tile<1, TILE>, {row, col}, pad::zero));  // (1, TILE)
-  auto af = cast<float>(a.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
-  auto bf = cast<float>(b.load(tile<1, TILE>, {row, col}, pad::zero));    // (1, TILE)
-  auto s = silu_and_mul_math::sigmoid(af);                                // (1, TILE)
-  auto silu = af * s;                                                     // (1, TILE)
-  auto grad = fma(silu, 1.0 + (-s), s);                                   // (1, TILE)
-  auto da = reshape<Shape<1, 1, TILE>>(dyf * (bf * grad));                // (1, 1, TILE)
-  auto db = reshape<Shape<1, 1, TILE>>(dyf * silu);                       // (1, 1, TILE)
-  dx.store(cast<E>(cat<1>(da, db)));                                      // (1, 2, TILE)
+  auto offsets = iota<int32_t, TILE>();                                      // (TILE)
+  auto cols = col * TILE + offsets;                                          // (TILE)
+  auto dyf = cast<float>(dy.gather(at(row, cols)));                          // (TILE)
+  auto af = cast<float>(x.gather(at(row, cols)));                            // (TILE)
+  auto bf = cast<float>(x.gather(at(row, cols + dy.template extent<1>())));  // (TILE)
+  auto s = silu_and_mul_math::sigmoid(af);                                   // (TILE)
+  auto silu = af * s;                                                        // (TILE)
+  auto da = reshape<Shape<1, TILE>>(dyf * (bf * fma(silu, 1.0 + (-s), s)));  // (1, TILE)
+  auto db = reshape<Shape<1, TILE>>(dyf * silu);                             // (1, TILE)
+  auto halves = reshape<Shape<2, 1>>(iota<int32_t, 2>());                    // (2, 1)
+  dx.scatter(at(zeros<int32_t>(), halves, reshape<Shape<1, TILE>>(offsets)),
+             cast<E>(cat<0>(da, db)));  // (2, TILE)
 }
 
 }  // namespace cutile::kernels

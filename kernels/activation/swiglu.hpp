@@ -6,12 +6,13 @@
 //   E        f32, f16 or bf16 (all tensors share it)
 //   TILE     a power of two (the C ABI: forward ≥ the row length up to 16384; backward
 //            next_power_of_2(n / ⌈SMs / rows⌉), so few rows still spread over every SM)
-//   runtime  a, b, dc: (rows, n), any strides; c, da, db: (rows, n), any strides, written through their
-//            (1, TILE) partitions
-//   grid     (rows, cdiv(n, TILE), 1); columns past n load as 0 and their stores are clipped
-// Provenance: TileGym src/tilegym/ops/cutile/swiglu.py (1.5.1), `_swiglu_forward_kernel` (row gathers,
-// launched with occupancy 1 and 8 worker warps) and `_swiglu_backward_kernel` (tile-space loads, 2-D
-// grid); both here use tile-space loads.
+//   runtime  a, b, dc: (rows, n), any strides; c, da, db: (rows, n), any strides; the forward gathers
+//            and scatters within c's (1, TILE) tile, the backward loads and stores (1, TILE) tiles
+//   grid     (rows, cdiv(n, TILE), 1); columns past n read as 0 and are not written
+// Provenance: TileGym src/tilegym/ops/cutile/swiglu.py (1.5.1), `_swiglu_forward_kernel` (row gathers
+// and a scatter, launched with occupancy 1 and 8 worker warps) and `_swiglu_backward_kernel` (tile-space
+// loads, 2-D grid), each on TileGym's memory path. TileGym compiles n in and drops the bounds masks when
+// it is a power of two; n is a runtime value here, so the masks stay.
 #pragma once
 
 #include <cstdint>
@@ -32,10 +33,11 @@ Tile<float, S> sigmoid(const Tile<float, S>& a) {
 template <Element E, int64_t TILE>
 void swiglu(Out<E, Shape<1, TILE>> c, In<E, Shape<dyn, dyn>> a, In<E, Shape<dyn, dyn>> b) {
   auto [row, col] = c.tile_index();
-  auto at = a.load(tile<1, TILE>, {row, col}, pad::zero);  // (1, TILE)
-  auto bt = b.load(tile<1, TILE>, {row, col}, pad::zero);  // (1, TILE)
-  auto af = cast<float>(at);                               // (1, TILE)
-  c.store(cast<E>(af * swiglu_math::sigmoid(af)) * bt);    // (1, TILE)
+  auto offsets = iota<int32_t, TILE>();            // (TILE)
+  auto cols = col * TILE + offsets;                // (TILE)
+  auto af = cast<float>(a.gather(at(row, cols)));  // (TILE)
+  auto bt = b.gather(at(row, cols));               // (TILE)
+  c.scatter(at(zeros<int32_t>(), offsets), cast<E>(af * swiglu_math::sigmoid(af)) * bt);
 }
 
 template <Element E, int64_t TILE>

@@ -111,17 +111,15 @@ template <ct::Element E, int64_t T = 64>
 void add_row_kernels(std::vector<Instance>& out) {
   const std::string suffix = dtype<E>() + "_" + std::to_string(T);
   out.push_back({"silu_and_mul_" + suffix, [] {
-                   auto [a, b] = halves<E>(64, 20000);
                    auto y = meta<E>({64, 20000});
                    return ct::compile_only("sm_90", silu_and_mul_options<E>(T), lib::silu_and_mul<E, T>,
-                                           y.partition({1, T}), a, b);
+                                           y.partition({1, T}), meta<E>({64, 40000}));
                  }});
   out.push_back({"silu_and_mul_backward_" + suffix, [] {
-                   auto [a, b] = halves<E>(64, 20000);
                    auto dx = meta<E>({64, 2, 20000});
                    return ct::compile_only("sm_90", silu_and_mul_options<E>(T),
                                            lib::silu_and_mul_backward<E, T>, dx.partition({1, 2, T}),
-                                           meta<E>({64, 20000}), a, b);
+                                           meta<E>({64, 20000}), meta<E>({64, 40000}));
                  }});
   out.push_back({"swiglu_" + suffix, [] {
                    ct::LaunchOptions options;

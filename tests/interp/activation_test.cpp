@@ -217,7 +217,7 @@ void check_silu_and_mul(int64_t m, int64_t h) {
       "silu_and_mul " + std::to_string(m) + "x" + std::to_string(h) + " tile " + std::to_string(TILE);
   Gated<E> g(m, h, 5);
   auto y = ct::empty<E>({m, h}, cpu);
-  ct::launch(lib::silu_and_mul<E, TILE>, y.partition({1, TILE}), g.a, g.b).sync();
+  ct::launch(lib::silu_and_mul<E, TILE>, y.partition({1, TILE}), g.x).sync();
   std::vector<double> ref, ga, gb;
   for (size_t i = 0; i < g.av.size(); ++i) {
     ref.push_back(silu(g.av[i]) * g.bv[i]);
@@ -227,7 +227,7 @@ void check_silu_and_mul(int64_t m, int64_t h) {
   expect_close<E>(to_double(y), ref, what);
 
   auto dx = ct::empty<E>({m, 2 * h}, cpu);
-  ct::launch(lib::silu_and_mul_backward<E, TILE>, g.pairs(dx).partition({1, 2, TILE}), g.dy, g.a, g.b).sync();
+  ct::launch(lib::silu_and_mul_backward<E, TILE>, g.pairs(dx).partition({1, 2, TILE}), g.dy, g.x).sync();
   expect_close<E>(to_double(dx), g.cat(ga, gb), what + " backward");
 }
 
