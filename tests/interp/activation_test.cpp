@@ -237,6 +237,7 @@ TEST(ActivationInterp, SiluAndMulEveryDtypeRaggedAndSplitRows) {
   check_silu_and_mul<ct::bf16, 128>(7, 100);
   check_silu_and_mul<float, 64>(3, 300);  // several tiles per row
   check_silu_and_mul<ct::f16, 1024>(2, 1024);
+  check_silu_and_mul<float, 4096>(3, 4096);
 }
 
 template <ct::Element E, int64_t TILE>

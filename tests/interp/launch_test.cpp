@@ -166,6 +166,25 @@ TEST(CpuSchedules, OutputsWalkedInStepShareTheTileNumberAndCarryState) {
   EXPECT_EQ(visited.to_host(), (std::vector<int32_t>{3, 2, 2}));
 }
 
+// A store-only output (its stores not ordered across iterations) next to one updated in place.
+TEST(CpuSchedules, ForEachTileStoresAndInPlaceUpdatesEveryTileOnce) {
+  namespace k = cutile::test_support::control_kernels;
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t n = 100;  // 7 tiles of 16, the last one short
+  auto x = ct::randn<float>({n}, cpu, 31);
+  auto y = ct::empty<float>({n}, cpu);
+  auto z = ct::randn<float>({n}, cpu, 32);
+  const std::vector<float> hz0 = z.to_host();
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{3, 1, 1};
+  ct::launch(options, k::tiles_stored_and_updated, y.partition({16}), z.partition({16}), x).sync();
+  const std::vector<float> hx = x.to_host(), hy = y.to_host(), hz = z.to_host();
+  for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+    EXPECT_EQ(hy[i], hx[i]) << i;
+    EXPECT_EQ(hz[i], hz0[i] + hx[i]) << i;
+  }
+}
+
 struct AttentionCase {
   int64_t bh, s, heads, group, input_pos;
   bool causal;

@@ -62,6 +62,38 @@ TEST(DslControl, CondYieldsInBothBranchesAndWhenHasNoResults) {
   EXPECT_EQ(count_ops(when_module->functions().front()->entry_block(), cutile::ir::Opcode::assert_), 2u);
 }
 
+// The ops of `opcode` anywhere in the block, regions included, in program order.
+void collect_ops(const cutile::ir::Block& block, cutile::ir::Opcode opcode,
+                 std::vector<const cutile::ir::Operation*>& out) {
+  for (const auto& op : block.operations()) {
+    if (op->opcode() == opcode) out.push_back(op.get());
+    for (const auto& region : op->regions())
+      for (const auto& inner : region->blocks()) collect_ops(*inner, opcode, out);
+  }
+}
+
+TEST(DslControl, ForEachTileStoresOfStoreOnlyOutputsDoNotWaitForEarlierIterations) {
+  auto module = cutile::test_support::trace_with(&cutile::test_support::control_kernels::tiles_stored_and_updated,
+                                                 {cutile::test_support::contiguous(1),
+                                                  cutile::test_support::contiguous(1),
+                                                  cutile::test_support::contiguous(1)});
+  const auto& entry = module->functions().front()->entry_block();
+  std::vector<const cutile::ir::Operation*> stores, loads;
+  collect_ops(entry, cutile::ir::Opcode::store_view_tko, stores);
+  collect_ops(entry, cutile::ir::Opcode::load_view_tko, loads);
+  ASSERT_EQ(stores.size(), 2u);
+  ASSERT_EQ(loads.size(), 2u);  // x's tile, then z's
+  // y: nothing precedes the loop, so its store takes no token (not the carried one).
+  EXPECT_TRUE(stores[0]->operand_groups().back().empty());
+  // z: its store waits for its own load in the same iteration, which waits for the carried chain.
+  ASSERT_EQ(stores[1]->operand_groups().back().size(), 1u);
+  EXPECT_EQ(stores[1]->operand_groups().back()[0], loads[1]->result(1));
+  ASSERT_EQ(loads[1]->operand_groups().back().size(), 1u);
+  EXPECT_NE(loads[1]->operand_groups().back()[0]->owner_block(), nullptr) << "z's load waits for a carried token";
+  // The loop carries one token per output; y's joins its store.
+  EXPECT_EQ(count_ops(entry, cutile::ir::Opcode::join_tokens), 1u);
+}
+
 TEST(DslControl, FormatConversionsSkipLiteralPercent) {
   EXPECT_EQ(ct::detail::count_format_conversions("a=%d b=%5.2f 100%%"), 2u);
   EXPECT_EQ(ct::detail::count_format_conversions("plain"), 0u);

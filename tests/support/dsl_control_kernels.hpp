@@ -83,6 +83,20 @@ inline void rows_in_step(ct::OutTiles<float, ct::Shape<4, 8>> y, ct::OutTiles<fl
   visited.store(ct::reshape<ct::Shape<1>>(count));
 }
 
+// for_each_tile's loop-parallel stores: y's only access in the body is one TileIndex store, so it waits for
+// y's accesses before the loop (none: no token) and joins the carried chain; z is read and written in place,
+// so its store waits for its load and the chain orders the iterations as usual.
+inline void tiles_stored_and_updated(ct::OutTiles<float, ct::Shape<16>> y, ct::OutTiles<float, ct::Shape<16>> z,
+                                     ct::In<float, ct::Shape<ct::dyn>> x) {
+  ct::for_each_tile(std::tie(y, z), ct::linear,
+                    [&](ct::TileIndex<float, ct::Shape<16>> ty, ct::TileIndex<float, ct::Shape<16>> tz) {
+                      const auto& [i] = ty.coords();
+                      auto v = x.load(ct::tile<16>, {i}, ct::pad::zero);  // (16)
+                      y.store(ty, v);
+                      z.store(tz, z.load(tz) + v);
+                    });
+}
+
 inline std::vector<TracedKernel> all() {
   return {
       {"clamp_below_limit",
@@ -97,6 +111,8 @@ inline std::vector<TracedKernel> all() {
        [] {
          return trace_with(&rows_in_step, {contiguous(2), contiguous(1), contiguous(1), contiguous(2)});
        }},
+      {"tiles_stored_and_updated",
+       [] { return trace_with(&tiles_stored_and_updated, {contiguous(1), contiguous(1), contiguous(1)}); }},
   };
 }
 

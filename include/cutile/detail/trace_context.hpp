@@ -6,10 +6,10 @@
 #include <deque>
 #include <functional>
 #include <optional>
-#include <span>
 #include <source_location>
-#include <string_view>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "cutile/ir/builder.hpp"
 #include "cutile/ir/module.hpp"
@@ -54,9 +54,14 @@ class TraceContext {
   /// The memory-token chain of one alias set (one output tensor), as cuTile Python's token pass keeps it:
   /// loads wait for the last store, stores for the last access. Lives as long as the trace.
   struct TokenChain {
-    ir::Value* last_store = nullptr;   ///< null: nothing to wait for yet
+    ir::Value* last_store = nullptr;  ///< null: nothing to wait for yet
     ir::Value* last_access = nullptr;
-    uint64_t loads = 0, stores = 0;    ///< accesses so far (how chains_used_by sees what a body touches)
+    uint64_t loads = 0, stores = 0;  ///< accesses so far (how chains_used_by sees what a body touches)
+    uint64_t tile_stores = 0;        ///< the stores among them through a for_each_tile TileIndex
+    /// Set while a for_each_tile body whose only access to this output is one TileIndex store is traced:
+    /// that store waits for `parallel_entry` (the accesses before the loop) instead of the chain.
+    bool parallel_tile_store = false;
+    ir::Value* parallel_entry = nullptr;
   };
   TokenChain& new_token_chain() { return token_chains_.emplace_back(); }
 
@@ -76,7 +81,6 @@ class TraceContext {
   static void set_tokens(std::span<const ChainUse> uses, std::span<ir::Value* const> tokens);
   static size_t token_count(std::span<const ChainUse> uses);
 
-
  private:
   ir::Module& module_;
   ir::Function& function_;
@@ -94,8 +98,9 @@ class TraceContext {
 /// chains, to find the chains the body touches, then for real; the chains continue from the op's token
 /// results. Returns the user's results.
 template <class Build>
-std::vector<ir::Value*> with_output_tokens(TraceContext& ctx, ir::Builder& b, std::vector<ir::Value*> operands,
-                                           size_t user_results, Build build) {
+std::vector<ir::Value*> with_output_tokens(TraceContext& ctx, ir::Builder& b,
+                                           std::vector<ir::Value*> operands, size_t user_results,
+                                           Build build) {
   const auto uses = ctx.chains_used_by([&] { build(std::span<const TraceContext::ChainUse>{}, operands); });
   for (ir::Value* token : ctx.tokens_of(uses, b)) operands.push_back(token);
   std::vector<ir::Value*> results = build(std::span<const TraceContext::ChainUse>(uses), std::move(operands));
@@ -105,6 +110,8 @@ std::vector<ir::Value*> with_output_tokens(TraceContext& ctx, ir::Builder& b, st
 }
 
 /// Shorthand used by every DSL function: the builder positioned at the caller's location.
-inline ir::Builder& trace_at(const std::source_location& where) { return TraceContext::current(where).at(where); }
+inline ir::Builder& trace_at(const std::source_location& where) {
+  return TraceContext::current(where).at(where);
+}
 
 }  // namespace cutile::detail
