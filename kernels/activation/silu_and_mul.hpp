@@ -8,14 +8,16 @@
 //   runtime  x: (M, 2H), any strides, gathered at columns c (a) and c + H (b), H = y's (dy's) width; y,
 //            dy: (M, H), any strides; dx: (M, 2H) seen as (M, 2, H), so that one (1, 2, TILE) tile holds
 //            both halves' gradients at the same columns (the halves interleave in memory, so they cannot
-//            be two outputs that the launch keeps apart); outputs are scattered within the block's tile
+//            be two outputs that the launch keeps apart); y is scattered within the block's tile, dx's
+//            tile is stored whole
 //   grid     (M, cdiv(H, TILE), 1); a's columns past H gather b's elements (inside x, as TileGym's) and
-//            the scatter masks every column past H
+//            the scatter and the store leave every column past H alone
 // Provenance: TileGym src/tilegym/ops/cutile/silu_and_mul.py (1.5.1), `_silu_and_mul_kernel_row_wise`
 // and `_silu_and_mul_backward_kernel_row_wise` (row gathers of next_power_of_2(H) columns). The backward
-// scatters da and db as one (2, TILE) tile into dx, where TileGym scatters two arrays and concatenates
-// them after: two scatters into one output chain through its token, and tileiras puts a block barrier
-// between them.
+// stores da and db as one (1, 2, TILE) tile of dx, where TileGym scatters two arrays and concatenates
+// them after. Two scatters into dx would chain through its token (tileiras puts a block barrier between
+// them), and one (2, TILE) scatter makes tileiras 13.4 time out (> 120 s) with the 2-CTA hint of rows
+// over 8 KiB.
 #pragma once
 
 #include <cstdint>
@@ -50,18 +52,16 @@ template <Element E, int64_t TILE>
 void silu_and_mul_backward(Out<E, Shape<1, 2, TILE>> dx, In<E, Shape<dyn, dyn>> dy,
                            In<E, Shape<dyn, dyn>> x) {
   auto [row, half, col] = dx.tile_index();
-  auto offsets = iota<int32_t, TILE>();                                      // (TILE)
-  auto cols = col * TILE + offsets;                                          // (TILE)
-  auto dyf = cast<float>(dy.gather(at(row, cols)));                          // (TILE)
-  auto af = cast<float>(x.gather(at(row, cols)));                            // (TILE)
-  auto bf = cast<float>(x.gather(at(row, cols + dy.template extent<1>())));  // (TILE)
-  auto s = silu_and_mul_math::sigmoid(af);                                   // (TILE)
-  auto silu = af * s;                                                        // (TILE)
-  auto da = reshape<Shape<1, TILE>>(dyf * (bf * fma(silu, 1.0 + (-s), s)));  // (1, TILE)
-  auto db = reshape<Shape<1, TILE>>(dyf * silu);                             // (1, TILE)
-  auto halves = reshape<Shape<2, 1>>(iota<int32_t, 2>());                    // (2, 1)
-  dx.scatter(at(zeros<int32_t>(), halves, reshape<Shape<1, TILE>>(offsets)),
-             cast<E>(cat<0>(da, db)));  // (2, TILE)
+  auto offsets = iota<int32_t, TILE>();                                         // (TILE)
+  auto cols = col * TILE + offsets;                                             // (TILE)
+  auto dyf = cast<float>(dy.gather(at(row, cols)));                             // (TILE)
+  auto af = cast<float>(x.gather(at(row, cols)));                               // (TILE)
+  auto bf = cast<float>(x.gather(at(row, cols + dy.template extent<1>())));     // (TILE)
+  auto s = silu_and_mul_math::sigmoid(af);                                      // (TILE)
+  auto silu = af * s;                                                           // (TILE)
+  auto da = reshape<Shape<1, 1, TILE>>(dyf * (bf * fma(silu, 1.0 + (-s), s)));  // (1, 1, TILE)
+  auto db = reshape<Shape<1, 1, TILE>>(dyf * silu);                             // (1, 1, TILE)
+  dx.store(cast<E>(cat<1>(da, db)));                                            // (1, 2, TILE)
 }
 
 }  // namespace cutile::kernels

@@ -47,7 +47,8 @@ TEST_P(CpuMatmul, EveryElementTypeMatchesFloat64) {
     auto a = ct::randn<T>({m, k}, cpu, 11), b = ct::randn<T>({k, n}, cpu, 12);
     auto c = ct::empty<C>({m, n}, cpu);
     ct::launch(kernel, c.partition({32, 32}), a, b).sync();
-    EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)), tolerance)
+    EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)),
+              tolerance)
         << ct::element_traits<T>::name << " -> " << ct::element_traits<C>::name;
   };
   check.template operator()<ct::f16, ct::f16>(2e-3, lib::matmul<ct::f16, ct::f16, 32, 32, 16>);
@@ -73,8 +74,10 @@ TEST_P(CpuPersistentMatmul, MatchesFloat64ForAnyGrid) {
   auto c = ct::empty<ct::f16>({m, n}, cpu);
   ct::LaunchOptions options;
   options.grid = std::array<int64_t, 3>{GetParam(), 1, 1};
-  ct::launch(options, lib::persistent_matmul<ct::f16, ct::f16, 16, 32, 16, 3>, c.partition({16, 32}), a, b).sync();
-  EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)), 2e-3);
+  ct::launch(options, lib::persistent_matmul<ct::f16, ct::f16, 16, 32, 16, 3>, c.partition({16, 32}), a, b)
+      .sync();
+  EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)),
+            2e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, CpuPersistentMatmul, ::testing::Values(1, 5, 21, 64));
@@ -82,10 +85,10 @@ INSTANTIATE_TEST_SUITE_P(Grids, CpuPersistentMatmul, ::testing::Values(1, 5, 21,
 // Each block adds one to every tile it is handed and records itself as the tile's owner: every tile must
 // be visited exactly once, by the block the order names.
 template <class Order>
-void count_visits(ct::OutTiles<int32_t, ct::Shape<4, 8>> visits, ct::OutTiles<int32_t, ct::Shape<4, 8>> owner) {
-  ct::for_each_tile(visits, Order{}, [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) {
-    visits.store(t, visits.load(t) + 1);
-  });
+void count_visits(ct::OutTiles<int32_t, ct::Shape<4, 8>> visits,
+                  ct::OutTiles<int32_t, ct::Shape<4, 8>> owner) {
+  ct::for_each_tile(visits, Order{},
+                    [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) { visits.store(t, visits.load(t) + 1); });
   ct::for_each_tile(owner, Order{}, [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) {
     owner.store(t, ct::full<int32_t, 4, 8>(0) + ct::block_id<0>());
   });
@@ -109,12 +112,15 @@ std::vector<int32_t> visit_all(int64_t blocks, std::vector<int32_t>* owners) {
 TEST(CpuSchedules, EveryOrderVisitsEachTileOnceAndHandsTilesOutAsDocumented) {
   std::vector<int32_t> owners;
   for (int64_t blocks : {1, 4, 35, 50}) {
-    for (int32_t v : visit_all<ct::linear_t>(blocks, &owners)) ASSERT_EQ(v, 1) << "linear, " << blocks << " blocks";
+    for (int32_t v : visit_all<ct::linear_t>(blocks, &owners))
+      ASSERT_EQ(v, 1) << "linear, " << blocks << " blocks";
     for (size_t t = 0; t < owners.size(); ++t) EXPECT_EQ(owners[t], static_cast<int32_t>(t % blocks));
-    for (int32_t v : visit_all<ct::split_t>(blocks, &owners)) ASSERT_EQ(v, 1) << "split, " << blocks << " blocks";
+    for (int32_t v : visit_all<ct::split_t>(blocks, &owners))
+      ASSERT_EQ(v, 1) << "split, " << blocks << " blocks";
     const int64_t chunk = (35 + blocks - 1) / blocks;
     for (size_t t = 0; t < owners.size(); ++t) EXPECT_EQ(owners[t], static_cast<int32_t>(t / chunk));
-    for (int32_t v : visit_all<ct::grouped_t<3>>(blocks, &owners)) ASSERT_EQ(v, 1) << "grouped, " << blocks << " blocks";
+    for (int32_t v : visit_all<ct::grouped_t<3>>(blocks, &owners))
+      ASSERT_EQ(v, 1) << "grouped, " << blocks << " blocks";
   }
   // grouped<3> over 7 x 5 tiles with one block per tile: tile (i, j) is visit number
   // 15·(i/3) + rows·j + i%3, rows = 3 except 1 in the last (short) group.
@@ -198,20 +204,25 @@ TEST_P(CpuAttention, MatchesFloat64) {
   const ct::Device cpu = ct::Device::cpu();
   const int64_t s_kv = s + input_pos;
   auto q = ct::randn<ct::f16>({bh, s, D}, cpu, 16);
-  auto k = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 17), v = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 18);
+  auto k = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 17),
+       v = ct::randn<ct::f16>({bh / group, s_kv, D}, cpu, 18);
   auto o = ct::empty<ct::f16>({bh, s, D}, cpu);
   if (causal)
-    ct::launch(lib::fmha<ct::f16, D, 32, 16, true>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125, input_pos, heads, group);
+    ct::launch(lib::fmha<ct::f16, D, 32, 16, true>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125,
+               input_pos, heads, group);
   else
-    ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125, input_pos, heads, group);
+    ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125,
+               input_pos, heads, group);
   const examples::reference::Attention problem{bh, s, s_kv, D, heads, group, causal, input_pos, 0.125};
   const auto ref = examples::reference::attention(to_double(q), to_double(k), to_double(v), problem);
   EXPECT_LE(relative_error(to_double(o), ref), 2e-3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, CpuAttention,
-                         ::testing::Values(AttentionCase{2, 64, 2, 1, 0, false}, AttentionCase{2, 50, 2, 1, 0, true},
-                                           AttentionCase{4, 37, 4, 2, 0, true}, AttentionCase{2, 33, 2, 2, 0, false},
+                         ::testing::Values(AttentionCase{2, 64, 2, 1, 0, false},
+                                           AttentionCase{2, 50, 2, 1, 0, true},
+                                           AttentionCase{4, 37, 4, 2, 0, true},
+                                           AttentionCase{2, 33, 2, 2, 0, false},
                                            AttentionCase{2, 40, 2, 1, 9, true}));
 
 // A CPU launch reads an input nobody wrote: the interpreter names the load, its C++ line and the block.

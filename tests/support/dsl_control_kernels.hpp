@@ -13,11 +13,13 @@ using Vec16 = ct::Shape<16>;
 using Dyn = ct::Shape<ct::dyn>;
 
 // y = max(x, lo) for tiles below a limit loaded from memory, else zeros.
-inline void clamp_below_limit(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::In<int32_t, Dyn> limit, ct::Float lo) {
+inline void clamp_below_limit(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, ct::In<int32_t, Dyn> limit,
+                              ct::Float lo) {
   auto [i] = y.tile_index();
   ct::Int n = ct::reshape<ct::Shape<>>(limit.load(ct::tile<1>, {0}));
   auto v = x.load(ct::tile<16>, {i});
-  y.store(ct::cond(i < n, [&] { return ct::maximum(v, lo); }, [] { return ct::zeros<float, 16>(); }));
+  y.store(ct::cond(
+      i < n, [&] { return ct::maximum(v, lo); }, [] { return ct::zeros<float, 16>(); }));
 }
 
 // Two results from one branch: (a, b) or (b, a) depending on a runtime flag.
@@ -26,7 +28,14 @@ inline void ordered_pair(ct::Out<float, Vec16> first, ct::Out<float, Vec16> seco
   auto [i] = first.tile_index();
   auto u = a.load(ct::tile<16>, {i});
   auto v = b.load(ct::tile<16>, {i});
-  auto [p, q] = ct::cond(flip != 0, [&] { return std::tuple{v, u}; }, [&] { return std::tuple{u, v}; });
+  auto [p, q] = ct::cond(
+      flip != 0,
+      [&] {
+        return std::tuple{v, u};
+      },
+      [&] {
+        return std::tuple{u, v};
+      });
   first.store(p);
   second.store(q);
 }
@@ -86,7 +95,8 @@ inline void rows_in_step(ct::OutTiles<float, ct::Shape<4, 8>> y, ct::OutTiles<fl
 // for_each_tile's loop-parallel stores: y's only access in the body is one TileIndex store, so it waits for
 // y's accesses before the loop (none: no token) and joins the carried chain; z is read and written in place,
 // so its store waits for its load and the chain orders the iterations as usual.
-inline void tiles_stored_and_updated(ct::OutTiles<float, ct::Shape<16>> y, ct::OutTiles<float, ct::Shape<16>> z,
+inline void tiles_stored_and_updated(ct::OutTiles<float, ct::Shape<16>> y,
+                                     ct::OutTiles<float, ct::Shape<16>> z,
                                      ct::In<float, ct::Shape<ct::dyn>> x) {
   ct::for_each_tile(std::tie(y, z), ct::linear,
                     [&](ct::TileIndex<float, ct::Shape<16>> ty, ct::TileIndex<float, ct::Shape<16>> tz) {
@@ -100,19 +110,37 @@ inline void tiles_stored_and_updated(ct::OutTiles<float, ct::Shape<16>> y, ct::O
 inline std::vector<TracedKernel> all() {
   return {
       {"clamp_below_limit",
-       [] { return trace_with(&clamp_below_limit, {contiguous(1), contiguous(1), contiguous(1), {}}); }},
+       [] {
+         return trace_with(&clamp_below_limit, {contiguous(1), contiguous(1), contiguous(1), {}});
+       }},
       {"ordered_pair",
-       [] { return trace_with(&ordered_pair, {contiguous(1), contiguous(1), contiguous(1), contiguous(1), {}}); }},
-      {"checked_copy", [] { return trace_with(&checked_copy, {contiguous(1), contiguous(1), {}}); }},
-      {"print_values", [] { return trace_with(&print_values, {contiguous(1), contiguous(1), {}}); }},
-      {"store_below", [] { return trace_with(&store_below, {contiguous(1), contiguous(1), {}}); }},
-      {"accumulate_in_place", [] { return trace_with(&accumulate_in_place, {contiguous(1), contiguous(1), {}}); }},
+       [] {
+         return trace_with(&ordered_pair, {contiguous(1), contiguous(1), contiguous(1), contiguous(1), {}});
+       }},
+      {"checked_copy",
+       [] {
+         return trace_with(&checked_copy, {contiguous(1), contiguous(1), {}});
+       }},
+      {"print_values",
+       [] {
+         return trace_with(&print_values, {contiguous(1), contiguous(1), {}});
+       }},
+      {"store_below",
+       [] {
+         return trace_with(&store_below, {contiguous(1), contiguous(1), {}});
+       }},
+      {"accumulate_in_place",
+       [] {
+         return trace_with(&accumulate_in_place, {contiguous(1), contiguous(1), {}});
+       }},
       {"rows_in_step",
        [] {
          return trace_with(&rows_in_step, {contiguous(2), contiguous(1), contiguous(1), contiguous(2)});
        }},
       {"tiles_stored_and_updated",
-       [] { return trace_with(&tiles_stored_and_updated, {contiguous(1), contiguous(1), contiguous(1)}); }},
+       [] {
+         return trace_with(&tiles_stored_and_updated, {contiguous(1), contiguous(1), contiguous(1)});
+       }},
   };
 }
 

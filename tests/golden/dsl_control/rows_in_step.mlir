@@ -37,17 +37,19 @@ cuda_tile.module @kernels {
       %cst_2_f32 = constant <f32: 2.000000e+00> : tile<4x8xf32>
       %10 = mulf %tile, %cst_2_f32  : tile<4x8xf32>
       %pview_16 = make_partition_view %tview : partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>
-      %11 = store_view_tko weak %10, %pview_16[%9, %8] token = %iterArg1 : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+      %11 = store_view_tko weak %10, %pview_16[%9, %8] : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+      %12 = join_tokens %iterArg1, %11 : token
       %reduce = reduce %tile dim=1 identities=[0.000000e+00 : f32] : tile<4x8xf32> -> tile<4xf32> 
       (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
-        %14 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
-        yield %14 : tile<f32>
+        %16 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
+        yield %16 : tile<f32>
       }
       %pview_17 = make_partition_view %tview_5 : partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>
-      %12 = store_view_tko weak %reduce, %pview_17[%loopIdx] token = %iterArg2 : tile<4xf32>, partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+      %13 = store_view_tko weak %reduce, %pview_17[%loopIdx] : tile<4xf32>, partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+      %14 = join_tokens %iterArg2, %13 : token
       %cst_1_i32 = constant <i32: 1> : tile<i32>
-      %13 = addi %iterArg0, %cst_1_i32 : tile<i32>
-      continue %13, %11, %12 : tile<i32>, token, token
+      %15 = addi %iterArg0, %cst_1_i32 : tile<i32>
+      continue %15, %12, %14 : tile<i32>, token, token
     }
     %reshape = reshape %for#0 : tile<i32> -> tile<1xi32>
     %pview = make_partition_view %tview_8 : partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>

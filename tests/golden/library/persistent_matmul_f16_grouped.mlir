@@ -44,13 +44,14 @@ cuda_tile.module @kernels {
         %tile, %result_token = load_view_tko weak %pview_17[%11, %loopIdx_15] : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<128x64xf16>, token
         %pview_18 = make_partition_view %tview_12 : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
         %tile_19, %result_token_20 = load_view_tko weak %pview_18[%loopIdx_15, %12] : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<64x128xf16>, token
-        %16 = mmaf %tile, %tile_19, %iterArg0_16 : tile<128x64xf16>, tile<64x128xf16>, tile<128x128xf32>
-        continue %16 : tile<128x128xf32>
+        %17 = mmaf %tile, %tile_19, %iterArg0_16 : tile<128x64xf16>, tile<64x128xf16>, tile<128x128xf32>
+        continue %17 : tile<128x128xf32>
       }
       %14 = ftof %for_14  : tile<128x128xf32> -> tile<128x128xf16>
       %pview = make_partition_view %tview : partition_view<tile=(128x128), tensor_view<?x?xf16, strides=[?,1]>>
-      %15 = store_view_tko weak %14, %pview[%11, %12] token = %iterArg0 : tile<128x128xf16>, partition_view<tile=(128x128), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> token
-      continue %15 : token
+      %15 = store_view_tko weak %14, %pview[%11, %12] : tile<128x128xf16>, partition_view<tile=(128x128), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> token
+      %16 = join_tokens %iterArg0, %15 : token
+      continue %16 : token
     }
     return
   }
