@@ -165,7 +165,7 @@ struct tile_index_access {
 /// store through its TileIndex writes another tile in every iteration, so the store need not wait for
 /// the previous iteration's: it waits for the output's accesses before the loop, and its token joins
 /// the chain the loop carries, so that accesses after the loop still wait for every store. Chained
-/// stores keep tileiras from pipelining the loop (persistent layer norm at D = 1024 on the H200: 0.77×
+/// stores keep tileiras from pipelining the loop (persistent layer norm at D = 1024 on the H200: 0.79×
 /// cuTile Python chained, 0.91× not). Which outputs qualify is learnt from the body's first trace (the
 /// scratch trace in which a loop finds the chains its body touches) and applied from the next.
 class ParallelTileStores {
