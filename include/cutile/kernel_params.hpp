@@ -280,9 +280,13 @@ struct OutputPartition {
   }
   void store(ir::Builder& b, const Tile<E, S>& value, std::vector<ir::Value*> index, const AccessHints& hints,
              const StoreOrdering& ordering = {}) const {
-    ir::Value* token = b.store_view(value.value(), view(b, pad::none), std::move(index), token_for_store(*tokens),
-                                    ordering.ordering(), ordering.scope(), access_hints(hints));
-    stored(*tokens, token);
+    stored(*tokens, store_after(b, token_for_store(*tokens), value, std::move(index), hints, ordering));
+  }
+  /// The store_view_tko alone, waiting for `token` (null: nothing); the caller threads its result token.
+  ir::Value* store_after(ir::Builder& b, ir::Value* token, const Tile<E, S>& value, std::vector<ir::Value*> index,
+                         const AccessHints& hints, const StoreOrdering& ordering = {}) const {
+    return b.store_view(value.value(), view(b, pad::none), std::move(index), token, ordering.ordering(),
+                        ordering.scope(), access_hints(hints));
   }
   Tile<E, S> load(ir::Builder& b, std::vector<ir::Value*> index, pad padding, const AccessHints& hints,
                   const LoadOrdering& ordering = {}) const {

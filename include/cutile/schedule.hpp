@@ -81,8 +81,7 @@ class OutTiles {
     detail::TraceContext::TokenChain& chain = *part_.tokens;
     ++chain.tile_stores;
     if (!chain.parallel_tile_store) return part_.store(b, value, index(t), hints);
-    ir::Value* token = b.store_view(value.value(), part_.view(b, pad::none), index(t), chain.parallel_entry,
-                                    ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints));
+    ir::Value* token = part_.store_after(b, chain.parallel_entry, value, index(t), hints);
     detail::stored(chain, chain.last_access ? b.join_tokens({chain.last_access, token}) : token);
   }
 

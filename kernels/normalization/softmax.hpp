@@ -8,8 +8,8 @@
 //   softmax_row       ≥ N, a power of two  (M, 1, 1)            one (multi-wave: M blocks in waves)
 //   softmax_gather    ≥ N, a power of two  (min(4·SMs, M), 1, 1)  r = b, b + G, ... (persistent)
 //   softmax_tma       ≥ N, a power of two  (min(2·SMs, M), 1, 1)  as softmax_gather
-//   softmax_chunked   ≤ 8192, any N        (min(4·SMs, M), 1, 1)  as softmax_gather; CHUNKS = ⌈N / TILE_N⌉ or
-//   dyn
+//   softmax_chunked   ≤ 8192, any N        (min(4·SMs, M), 1, 1)  as softmax_gather; CHUNKS ⌈N / TILE_N⌉
+//                                                                  or dyn
 //
 // Columns past N read as -inf, so they add exp(-inf) = 0 to the sum and never win the max; stores of
 // them are masked (scatters) or clipped (partition stores). softmax_gather and softmax_tma take their

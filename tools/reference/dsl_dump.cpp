@@ -13,9 +13,8 @@
 //       (capi/src/<op>.cpp); gelu, geglu, silu_and_mul and swiglu dump the backward kernel too
 //   ... dsl_dump rms_norm M N              bf16, N in 2049..4096 or 8193..16384: the three forward schedules
 //                                           and the backward
-//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (one 4096-column tile or two of 2048, as
-//   TileGym
-//                                           picks)
+//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (one 4096-column tile or two of 2048,
+//                                           as TileGym picks)
 //   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 4 worker warps
 //   ... dsl_dump rope DTYPE H S D          one batch of contiguous (B, H, S, D) q and k (H heads each),
 //                                          full rotation, occupancy 9, as cutile_cpp_rope launches it
@@ -402,8 +401,7 @@ int run(int argc, char** argv) {
   }
   if (argc != 5 || op != "softmax")
     throw ct::UserError(
-        "usage: dsl_dump softmax DTYPE ROWS COLS | dropout DTYPE N | matmul M N K | persistent_matmul M N K "
-        "| "
+        "usage: dsl_dump softmax DTYPE ROWS COLS | dropout DTYPE N | matmul M N K | persistent_matmul M N K | "
         "fmha B H S | relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | "
         "swiglu DTYPE ROWS N | rms_norm M N | layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE "
         "H S D");
