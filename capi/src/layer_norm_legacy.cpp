@@ -1,6 +1,6 @@
 // cutile_cpp_layer_norm_legacy: kernels/normalization/layer_norm_legacy.hpp, one instance per dtype,
 // power-of-two column tile (TileGym's largest power of two ≤ N, capped at 64 KiB of the element) and
-// number of column tiles (1 when N is that power of two, else 2).
+// number of column tiles (1 when N is that power of two, with N baked in as TileGym bakes it, else 2).
 #include <type_traits>
 
 #include "cutile/launch.hpp"
@@ -25,13 +25,15 @@ void launch_layer_norm(const Tensor<E>& y, const Tensor<float>& mean, const Tens
     launch(options, kernels::layer_norm_legacy<E, BLOCK, TILES>, y.partition({1, TILES * BLOCK}),
            mean.partition({1}), rstd.partition({1}), x, w, b, eps, weight_shift);
   };
+  const int64_t n = x.shape()[1];
   if constexpr (BLOCK < max_columns<E>) {
-    const int64_t n = x.shape()[1];
     if (n >= 2 * BLOCK)
       return launch_layer_norm<E, BLOCK * 2>(y, mean, rstd, x, w, b, eps, weight_shift, options);
     if (n > BLOCK) return run(std::integral_constant<int64_t, 2>{});
   }
-  run(std::integral_constant<int64_t, 1>{});
+  if (n < BLOCK) return run(std::integral_constant<int64_t, 1>{});  // rows shorter than kMinBlock
+  launch(options, kernels::layer_norm_legacy<E, BLOCK, 1, BLOCK>, y.partition({1, BLOCK}), mean.partition({1}),
+         rstd.partition({1}), x, w, b, eps, weight_shift);
 }
 
 void check_extent(const CheckedTensor& t, int64_t expected, const CheckedTensor& of, const char* what) {

@@ -21,6 +21,7 @@ Int num_blocks(std::source_location where = std::source_location::current()) {
 
 /// ceil(a / b) for non-negative a and positive b.
 inline Int cdiv(const Int& a, int32_t b, std::source_location where = std::source_location::current()) {
+  if (b == 1) return a;  // no division for a dimension of unit tiles
   ir::Builder& builder = detail::trace_at(where);
   ir::Value* divisor = builder.constant_int(ir::ElementType::i32, b);
   return Int(builder.binary(

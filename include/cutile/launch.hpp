@@ -70,7 +70,7 @@ struct CompiledKernel {
 namespace detail {
 
 using AnyKernel = void (*)();
-using Tracer = std::unique_ptr<ir::Module> (*)(AnyKernel, std::span<const ArrayFacts>);
+using Tracer = std::unique_ptr<ir::Module> (*)(AnyKernel, std::span<const ArrayFacts>, uint32_t single_block_axes);
 
 /// One argument as the type-erased launch path sees it.
 struct LaunchArg {
@@ -88,8 +88,9 @@ struct KernelRef {
 };
 
 template <KernelParam... P>
-std::unique_ptr<ir::Module> trace_erased(AnyKernel kernel, std::span<const ArrayFacts> facts) {
-  return trace_kernel(reinterpret_cast<void (*)(P...)>(kernel), facts);
+std::unique_ptr<ir::Module> trace_erased(AnyKernel kernel, std::span<const ArrayFacts> facts,
+                                         uint32_t single_block_axes) {
+  return trace_kernel(reinterpret_cast<void (*)(P...)>(kernel), facts, single_block_axes);
 }
 
 /// The entry's optimization_hints: "default" from the defaults and one entry per target with that

@@ -4,6 +4,8 @@
 //   E        f32, f16 or bf16 (x, w, b, y share it); mean and rstd are f32
 //   BLOCK    the column tile: TileGym's largest power of two ≤ N (capped at 64 KiB of E)
 //   TILES    column tiles per row, ⌈N / BLOCK⌉: 1 or 2
+//   COLS     N when the launch bakes it (the C ABI does when N is BLOCK: the bounds masks then fold away,
+//            which at N 16384 takes the kernel from 255 registers per thread to 154), else dyn
 //   runtime  x, y: (M, N) with (TILES − 1)·BLOCK < N ≤ TILES·BLOCK; w, b: (N); mean, rstd: (M); eps,
 //            weight_shift; any strides
 //   grid     (M, 1, 1): y's block tile is the whole row, (1, TILES·BLOCK), written by confined scatters
@@ -11,8 +13,10 @@
 // then the normalised row; the multiply-adds are fmas where cuTile Python fuses them. weight_shift is added
 // in f32 (TileGym adds it in E before widening). The passes' trip count is the constant TILES, as TileGym's
 // is with N baked in: tileiras then unrolls them and loads each x tile once for all three passes (with a
-// runtime trip count it reloads x in every pass: 0.7× TileGym's speed on the H200). mean and rstd are stored
-// last (TileGym stores them before the third pass).
+// runtime trip count it reloads x in every pass: 0.7× TileGym's speed on the H200). Up to 8192 columns mean
+// and rstd are stored last, since a store between the passes keeps tileiras from merging their loads of x;
+// above, the row held in registers would cost occupancy (255 registers at 16384 columns: two blocks per SM
+// against TileGym's three), so they are stored before the third pass, as TileGym does, and x is re-read.
 // Provenance: TileGym src/tilegym/ops/cutile/layer_norm_legacy.py (1.5.1), `_layer_norm_fwd_kernel`.
 #pragma once
 
@@ -23,9 +27,9 @@
 
 namespace cutile::kernels {
 
-template <Element E, int64_t BLOCK, int64_t TILES>
+template <Element E, int64_t BLOCK, int64_t TILES, int64_t COLS = dyn>
 void layer_norm_legacy(Out<E, Shape<1, TILES * BLOCK>> y, Out<float, Shape<1>> mean, Out<float, Shape<1>> rstd,
-                       In<E, Shape<dyn, dyn>> x, In<E, Shape<dyn>> w, In<E, Shape<dyn>> b, Float eps,
+                       In<E, Shape<dyn, COLS>> x, In<E, Shape<COLS>> w, In<E, Shape<COLS>> b, Float eps,
                        Float weight_shift) {
   static_assert(TILES == 1 || TILES == 2, "a row is one column tile or two");
   using Acc = Tile<float, Shape<BLOCK>>;
@@ -47,6 +51,14 @@ void layer_norm_legacy(Out<E, Shape<1, TILES * BLOCK>> y, Out<float, Shape<1>> m
     return fma(centred, centred, acc);
   });
   const Float r = rsqrt(sum(squares, axis<0>) / n_f + eps);
+  // One-element scatters, as TileGym's (a view store of a (1) tile is the same single store).
+  auto store_stats = [&] {
+    const auto first = iota<int32_t, 1>();  // (1)
+    mean.scatter(at(first), reshape<Shape<1>>(mu));
+    rstd.scatter(at(first), reshape<Shape<1>>(r));
+  };
+  constexpr bool REREAD_X = TILES * BLOCK > 8192;
+  if constexpr (REREAD_X) store_stats();
 
   over_tiles(std::tuple<>{}, [&](Int off, std::tuple<> none) {
     auto cols = lanes + off;                               // (BLOCK)
@@ -56,11 +68,7 @@ void layer_norm_legacy(Out<E, Shape<1, TILES * BLOCK>> y, Out<float, Shape<1>> m
     y.scatter(at(scalar<int32_t>(0), cols), cast<E>(yj));
     return none;
   });
-  // After the last pass: tileiras merges the three passes' loads of x only when no store lies between them.
-  // One-element scatters, as TileGym's (a view store of a (1) tile is the same single store).
-  const auto first = iota<int32_t, 1>();  // (1)
-  mean.scatter(at(first), reshape<Shape<1>>(mu));
-  rstd.scatter(at(first), reshape<Shape<1>>(r));
+  if constexpr (!REREAD_X) store_stats();
 }
 
 }  // namespace cutile::kernels

@@ -54,7 +54,7 @@ void rms_norm_row_reload(Out<E, Shape<1, ROW>> y, Out<float, Shape<1>> rstd, In<
     return fma(xj, xj, acc);  // cuTile Python fuses `_rms += xj * xj`
   });
   auto r = rsqrt(sum(squares, axis<0>) / cast<float>(n) + eps);
-  rstd.store(reshape<Shape<1>>(r));
+  rstd.scatter(at(scalar<int32_t>(0)), r);  // a scalar scatter, as TileGym's
   loop(0, tiles, std::tuple<>{}, [&](Int j, std::tuple<> none) {
     auto cols = lanes + j * TILE;                                              // (TILE)
     auto wj = cast<float>(w.gather(cols, {.latency = 1}));                     // (TILE)
@@ -70,8 +70,9 @@ void rms_norm_row_cached(Out<E, Shape<1, TILE>> y, Out<float, Shape<1>> rstd, In
   auto [row, unused] = y.tile_index();
   const auto cols = iota<int32_t, TILE>();                         // (TILE)
   auto xj = cast<float>(x.gather(at(row, cols), {.latency = 1}));  // (TILE)
-  auto r = rsqrt(sum(xj * xj, axis<0>) / cast<float>(x.template extent<1>()) + eps);
-  rstd.store(reshape<Shape<1>>(r));
+  // `_rms = zeros; _rms += xj * xj`, which cuTile Python fuses into an fma with zero (the same rounding).
+  auto r = rsqrt(sum(fma(xj, xj, zeros<float, TILE>()), axis<0>) / cast<float>(x.template extent<1>()) + eps);
+  rstd.scatter(at(scalar<int32_t>(0)), r);  // a scalar scatter, as TileGym's
   auto wj = cast<float>(w.gather(cols, {.latency = 1}));                     // (TILE)
   y.scatter(at(scalar<int32_t>(0), cols), cast<E>(xj * r * (offset + wj)));  // (TILE)
 }

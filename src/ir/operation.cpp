@@ -11,6 +11,22 @@ Value* Operation::add_result(Type type) {
   return results_.back().get();
 }
 
+void Value::erase_at(std::vector<std::unique_ptr<Value>>& values, size_t i) {
+  if (i >= values.size()) throw InternalError("no value " + std::to_string(i) + " to erase");
+  values.erase(values.begin() + static_cast<std::ptrdiff_t>(i));
+  for (size_t k = i; k < values.size(); ++k) values[k]->index_ = static_cast<unsigned>(k);
+}
+
+void Operation::erase_result(size_t i) { Value::erase_at(results_, i); }
+
+void Block::erase_argument(size_t i) { Value::erase_at(arguments_, i); }
+
+void Block::erase(const Operation& op) {
+  const auto it = std::find_if(operations_.begin(), operations_.end(), [&](const auto& o) { return o.get() == &op; });
+  if (it == operations_.end()) throw InternalError("op " + std::string(op.spec().mnemonic) + " is not in this block");
+  operations_.erase(it);
+}
+
 std::vector<Value*> Operation::operands() const {
   std::vector<Value*> out;
   for (const auto& group : operand_groups_) out.insert(out.end(), group.begin(), group.end());

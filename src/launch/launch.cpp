@@ -175,9 +175,10 @@ struct TracedModule {
   ir::Version version;  // the bytecode version it was verified for
 };
 
-TracedModule trace_module(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options) {
+TracedModule trace_module(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
+                          const std::array<int64_t, 3>& grid) {
   TracedModule traced;
-  traced.module = kernel.trace(kernel.kernel, all_facts(args));
+  traced.module = kernel.trace(kernel.kernel, all_facts(args), single_block_axes(grid));
   ir::Function& entry = *traced.module->functions().front();
   entry.set_hints(entry_hints(options.hints));
   traced.version = bytecode_version();
@@ -198,9 +199,9 @@ bool dump_if_asked(const TracedModule& traced) {
 // Trace, verify, write bytecode and get the cubin (bypassing the caches for a dumped kernel). The cache
 // key is taken from the bytecode without source locations (cache_key.hpp).
 Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
-                          const std::string& gpu) {
+                          const std::array<int64_t, 3>& grid, const std::string& gpu) {
   const auto start = Clock::now();
-  const TracedModule traced = trace_module(kernel, args, options);
+  const TracedModule traced = trace_module(kernel, args, options, grid);
   const std::vector<uint8_t> bytecode = bytecode::write_bytecode(*traced.module, {.version = traced.version});
   const std::vector<uint8_t> identity =
       bytecode::write_bytecode(*traced.module, {.version = traced.version, .debug_info = false});
@@ -217,7 +218,7 @@ Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> ar
   return s;
 }
 
-// Launch-ready kernels, one per (kernel, argument facts, options, device): a loaded cubin for a GPU, the
+// Launch-ready kernels, one per (kernel, argument facts, single-block grid axes, options, device): a loaded cubin for a GPU, the
 // verified module for the CPU interpreter.
 struct LoadedKernel {
   std::optional<runtime::LoadedModule> module;
@@ -230,7 +231,7 @@ struct TableKey {
   AnyKernel kernel;
   int device;
   int opt_level;
-  std::vector<int64_t> signature;  // per argument: kind, element, facts, hints
+  std::vector<int64_t> signature;  // per argument: kind, element, facts; single-block axes; hints
   bool operator==(const TableKey&) const = default;
 };
 
@@ -246,7 +247,7 @@ struct TableKeyHash {
 // `device` is the GPU ordinal, or -1 for the CPU. Fills `key` in place: its signature keeps its capacity
 // from launch to launch, so a table hit allocates nothing.
 void fill_table_key(TableKey& key, const KernelRef& kernel, std::span<const LaunchArg> args, const LaunchOptions& options,
-                    int device) {
+                    const std::array<int64_t, 3>& grid, int device) {
   key.kernel = kernel.kernel;
   key.device = device;
   key.opt_level = options.opt_level;
@@ -259,6 +260,7 @@ void fill_table_key(TableKey& key, const KernelRef& kernel, std::span<const Laun
                                                  f.base_aligned_16});
     }
   }
+  key.signature.push_back(single_block_axes(grid));
   const KernelHints& h = options.hints;
   for (const auto& hint : {h.num_ctas, h.occupancy, h.num_worker_warps}) key.signature.push_back(hint.value_or(-1));
   for (const auto& [gpu, t] : h.targets) {
@@ -279,23 +281,24 @@ std::unordered_map<TableKey, std::shared_ptr<LoadedKernel>, TableKeyHash>& kerne
 }
 
 std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<const LaunchArg> args,
-                                            const LaunchOptions& options, const Device& device) {
+                                            const LaunchOptions& options, const std::array<int64_t, 3>& grid,
+                                            const Device& device) {
   // A dump must never be skipped by a table hit, so dumping re-traces every launch.
   const bool dumping = std::getenv("CUTILE_DUMP") != nullptr;
   thread_local TableKey key;
-  fill_table_key(key, kernel, args, options, device.is_cpu() ? -1 : device.index());
+  fill_table_key(key, kernel, args, options, grid, device.is_cpu() ? -1 : device.index());
   if (!dumping) {
     std::lock_guard lock(table_mutex);
     if (auto it = kernel_table().find(key); it != kernel_table().end()) return it->second;
   }
   auto loaded = std::make_shared<LoadedKernel>();
   if (device.is_cpu()) {
-    TracedModule traced = trace_module(kernel, args, options);
+    TracedModule traced = trace_module(kernel, args, options, grid);
     dump_if_asked(traced);
     loaded->interpreted = std::move(traced.module);
     loaded->name = traced.name;
   } else {
-    const Specialisation s = specialise(kernel, args, options, device.arch());
+    const Specialisation s = specialise(kernel, args, options, grid, device.arch());
     device.make_current();
     loaded->module.emplace(s.cubin->cubin);
     loaded->function = loaded->module->function(s.name);
@@ -385,7 +388,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
     if (args[i].tensor)
       args[i].tensor->order_before_use(stream, is_written(args[i].kind) ? Access::write : Access::read,
                                        [&] { return arg_name(i, args[i]); });
-  std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, device);
+  std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, grid, device);
   if (device.is_cpu()) {
     interpret(*loaded, args, grid);
     return Completion();  // finished
@@ -409,8 +412,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
                               const std::string& gpu) {
   check_args(args, /*needs_memory=*/false);
-  infer_grid(args, options, 1);
-  const Specialisation s = specialise(kernel, args, options, gpu);
+  const Specialisation s = specialise(kernel, args, options, infer_grid(args, options, 1), gpu);
   return {s.name, gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds, s.cubin->cubin};
 }
 

@@ -3,6 +3,8 @@
 // against the extents, so a negative index is out of bounds rather than a read before the tensor.
 #include "cutile/gather.hpp"
 
+#include <algorithm>
+
 #include "cutile/error.hpp"
 #include "cutile/kernel_params.hpp"
 
@@ -63,7 +65,13 @@ PointerTile pointer_tile(ir::Builder& b, const Addressing& a, const std::vector<
     ir::Value* term = a.strides[d] ? b.binary(ir::Opcode::muli, index, splat(b, to_i64(b, a.strides[d]), shape)) : index;
     offset = offset ? b.binary(ir::Opcode::addi, offset, term) : term;
   }
-  return {b.offset(splat(b, a.base, shape), offset), mask};
+  ir::Value* pointers = b.offset(splat(b, a.base, shape), offset);
+  // A one-element access (an index that is a scalar) states the element's own alignment, as cuTile Python's
+  // lowering of a scalar-indexed gather or scatter does; it holds for every pointer to an element.
+  const int element_bytes = ir::element_bits(a.base->type().element().element().element_type()) / 8;
+  if (std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d == 1; }) && element_bytes > 1)
+    pointers = b.assume(pointers, ir::Attribute::div_by(element_bytes));
+  return {pointers, mask};
 }
 
 std::pair<ir::Value*, ir::Value*> masked_load(ir::Builder& b, const PointerTile& p, double padding,

@@ -7,8 +7,16 @@ namespace {
 thread_local TraceContext* active = nullptr;
 }  // namespace
 
-TraceContext::TraceContext(ir::Module& module, ir::Function& function)
-    : module_(module), function_(function), builder_(function.entry_block()), previous_(active) {
+uint32_t single_block_axes(const std::array<int64_t, 3>& grid) {
+  return (grid[1] == 1 ? 1u << 1 : 0u) | (grid[2] == 1 ? 1u << 2 : 0u);
+}
+
+TraceContext::TraceContext(ir::Module& module, ir::Function& function, uint32_t single_block_axes)
+    : module_(module),
+      function_(function),
+      builder_(function.entry_block()),
+      previous_(active),
+      single_block_axes_(single_block_axes) {
   active = this;
 }
 
@@ -93,6 +101,8 @@ std::array<ir::Value*, 3> TraceContext::block_ids(const std::source_location& wh
   if (block_ids_) return *block_ids_;
   ir::Builder& b = at(where);
   std::array<ir::Value*, 3> ids = b.tile_block_id();
+  for (size_t axis = 1; axis < 3; ++axis)
+    if (single_block_axes_ & (1u << axis)) ids[axis] = b.constant_int(ir::ElementType::i32, 0);
   if (&b.block() == &function_.entry_block()) block_ids_ = ids;
   return ids;
 }

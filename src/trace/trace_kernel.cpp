@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "cutile/ir/dead_code.hpp"
+
 namespace cutile::detail {
 
 std::string kernel_name_from_signature(std::string_view pretty) {
@@ -16,6 +18,7 @@ std::string kernel_name_from_signature(std::string_view pretty) {
 
 void finish_trace(TraceContext& ctx) {
   ctx.builder().return_();
+  ir::remove_dead_code(ctx.function());
   ctx.function().set_name(kernel_name_from_signature(ctx.kernel_function()));
 }
 

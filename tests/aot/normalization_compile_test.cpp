@@ -65,6 +65,10 @@ void add_instances(std::vector<TracedKernel>& out, const std::string& dtype) {
     out.push_back({"layer_norm_legacy_1" + suffix, [=] {
                      return trace_with(&lib::layer_norm_legacy<E, TN, 1>, {m2, m1, m1, m2, m1, m1, {}, {}});
                    }});
+  if constexpr (TN <= 65536 / sizeof(E))
+    out.push_back({"layer_norm_legacy_exact" + suffix, [=] {
+                     return trace_with(&lib::layer_norm_legacy<E, TN, 1, TN>, {m2, m1, m1, m2, m1, m1, {}, {}});
+                   }});
   if constexpr (TN < 65536 / sizeof(E))
     out.push_back({"layer_norm_legacy_2" + suffix, [=] {
                      return trace_with(&lib::layer_norm_legacy<E, TN, 2>, {m2, m1, m1, m2, m1, m1, {}, {}});

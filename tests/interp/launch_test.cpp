@@ -249,6 +249,34 @@ TEST(CpuLaunchErrors, CpuAndMetaTensorsAreRefusedTogether) {
   EXPECT_NE(message.find("meta tensor without memory"), std::string::npos) << message;
 }
 
+// Each block scales its (2, 4, 4) tile by 1 + its tile index: the block ids along y and z in use.
+void scale_by_tile_index(ct::Out<float, ct::Shape<2, 4, 4>> y, ct::In<float, ct::Shape<ct::dyn, ct::dyn, ct::dyn>> x) {
+  auto [i, j, k] = y.tile_index();
+  const ct::Float scale = ct::cast<float>(i * 100 + j * 10 + k + 1);
+  y.store(x.load(ct::tile<2, 4, 4>, {i, j, k}) * scale);
+}
+
+// A kernel is specialised on its grid's y and z axes having one block (their block ids are then the
+// constant 0): launches on grids with and without such axes must each get their own kernel.
+TEST(CpuLaunch, GridsWithAndWithoutSingleBlockAxesGetTheirOwnKernels) {
+  const ct::Device cpu = ct::Device::cpu();
+  for (std::array<int64_t, 3> shape : {std::array<int64_t, 3>{6, 4, 4}, {6, 12, 4}, {6, 4, 8}, {6, 12, 8},
+                                       {6, 4, 4}}) {
+    auto x = ct::randn<float>({shape[0], shape[1], shape[2]}, cpu, 7);
+    auto y = ct::empty<float>({shape[0], shape[1], shape[2]}, cpu);
+    ct::launch(scale_by_tile_index, y.partition({2, 4, 4}), x).sync();
+    const std::vector<float> xs = x.to_host(), ys = y.to_host();
+    for (int64_t a = 0; a < shape[0]; ++a)
+      for (int64_t b = 0; b < shape[1]; ++b)
+        for (int64_t c = 0; c < shape[2]; ++c) {
+          const auto e = static_cast<size_t>((a * shape[1] + b) * shape[2] + c);
+          const float scale = static_cast<float>(a / 2 * 100 + b / 4 * 10 + c / 4 + 1);
+          ASSERT_EQ(ys[e], xs[e] * scale) << "shape " << shape[0] << "x" << shape[1] << "x" << shape[2]
+                                          << " at (" << a << ", " << b << ", " << c << ")";
+        }
+  }
+}
+
 TEST(CpuBackend, SetDefaultBackendSelectsTheDefaultDevice) {
   const ct::Backend before = ct::default_backend();
   ct::set_default_backend(ct::Backend::interpret);

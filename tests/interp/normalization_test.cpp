@@ -202,15 +202,24 @@ TEST_P(CpuLayerNorm, LegacyMatchesFloat64) {
     for (double shift : {0.0, 1.0}) {
       const LayerNormReference ref =
           layer_norm_ref(to_double(x), to_double(w), to_double(b), m, n, 1e-5, shift);
-      auto y = ct::empty<E>({m, n}, cpu);
-      auto mean = ct::empty<float>({m}, cpu), rstd = ct::empty<float>({m}, cpu);
-      // One tile, or two with the second ragged, of 16 or 64 columns.
+      // One tile, or two with the second ragged, of 16 or 64 columns; a row of exactly one tile also with
+      // N baked in, as the C ABI launches it.
       auto run = [&]<int64_t BLOCK, int64_t TILES>(std::integral_constant<int64_t, BLOCK>,
                                                    std::integral_constant<int64_t, TILES>) {
         ASSERT_TRUE(n <= TILES * BLOCK && n > (TILES - 1) * BLOCK) << n;
-        ct::launch(lib::layer_norm_legacy<E, BLOCK, TILES>, y.partition({1, TILES * BLOCK}),
-                   mean.partition({1}), rstd.partition({1}), x, w, b, 1e-5f, static_cast<float>(shift))
-            .sync();
+        auto launch_checked = [&](auto kernel, const std::string& instance) {
+          auto y = ct::empty<E>({m, n}, cpu);
+          auto mean = ct::empty<float>({m}, cpu), rstd = ct::empty<float>({m}, cpu);
+          ct::launch(kernel, y.partition({1, TILES * BLOCK}), mean.partition({1}), rstd.partition({1}), x, w, b,
+                     1e-5f, static_cast<float>(shift))
+              .sync();
+          expect_close<E>(to_double(y), ref.y, "layer_norm_legacy y " + name + instance);
+          expect_close<float>(to_double(mean), ref.mean, "layer_norm_legacy mean " + name + instance);
+          expect_close<float>(to_double(rstd), ref.rstd, "layer_norm_legacy rstd " + name + instance);
+        };
+        launch_checked(lib::layer_norm_legacy<E, BLOCK, TILES>, "");
+        if constexpr (TILES == 1)
+          if (n == BLOCK) launch_checked(lib::layer_norm_legacy<E, BLOCK, 1, BLOCK>, ", N baked in");
       };
       if (n <= 16)
         run(std::integral_constant<int64_t, 16>{}, std::integral_constant<int64_t, 1>{});
@@ -220,9 +229,6 @@ TEST_P(CpuLayerNorm, LegacyMatchesFloat64) {
         run(std::integral_constant<int64_t, 64>{}, std::integral_constant<int64_t, 1>{});
       else
         run(std::integral_constant<int64_t, 64>{}, std::integral_constant<int64_t, 2>{});
-      expect_close<E>(to_double(y), ref.y, "layer_norm_legacy y " + name);
-      expect_close<float>(to_double(mean), ref.mean, "layer_norm_legacy mean " + name);
-      expect_close<float>(to_double(rstd), ref.rstd, "layer_norm_legacy rstd " + name);
     }
   };
   check(std::type_identity<float>{});
@@ -268,7 +274,7 @@ TEST_P(CpuLayerNorm, PersistentMatchesFloat64) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CpuLayerNorm,
                          ::testing::Values(RmsCase{1, 128}, RmsCase{37, 100}, RmsCase{13, 9}, RmsCase{21, 77},
-                                           RmsCase{5, 64}, RmsCase{3, 30}, RmsCase{4, 45}),
+                                           RmsCase{5, 64}, RmsCase{3, 30}, RmsCase{4, 45}, RmsCase{6, 16}),
                          [](const auto& param_info) {
                            return std::to_string(param_info.param.m) + "x" +
                                   std::to_string(param_info.param.n);

@@ -34,6 +34,39 @@ TEST(DslTrace, SourceLocationsPointAtTheKernelBody) {
   EXPECT_TRUE(found);
 }
 
+void copy_tile(cutile::Out<float, cutile::Shape<2, 4, 4>> y,
+               cutile::In<float, cutile::Shape<cutile::dyn, cutile::dyn, cutile::dyn>> x) {
+  auto [i, j, k] = y.tile_index();
+  y.store(x.load(cutile::tile<2, 4, 4>, {i, j, k}));
+}
+
+// The store's tile index: for each axis, whether it is the constant 0 (else a block id).
+std::vector<bool> constant_store_indices(uint32_t single_block_axes) {
+  using namespace cutile::ir;
+  using cutile::test_support::contiguous;
+  const std::vector<cutile::detail::ArrayFacts> facts = {contiguous(3), contiguous(3)};
+  auto module = cutile::detail::trace_kernel(&copy_tile, facts, single_block_axes);
+  for (const auto& op : module->functions().front()->entry_block().operations()) {
+    if (op->opcode() != Opcode::store_view_tko) continue;
+    std::vector<bool> constant;
+    for (const Value* index : op->operand_groups().at(2)) {
+      const Operation* def = index->defining_op();
+      constant.push_back(def != nullptr && def->opcode() == Opcode::constant);
+    }
+    return constant;
+  }
+  ADD_FAILURE() << "no store";
+  return {};
+}
+
+TEST(DslTrace, BlockIdsOfSingleBlockGridAxesAreConstantZero) {
+  EXPECT_EQ(constant_store_indices(0), (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(constant_store_indices(1u << 1), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(constant_store_indices(1u << 1 | 1u << 2), (std::vector<bool>{false, true, true}));
+  EXPECT_EQ(cutile::detail::single_block_axes({7, 1, 1}), 1u << 1 | 1u << 2);
+  EXPECT_EQ(cutile::detail::single_block_axes({1, 3, 1}), 1u << 2);  // x is never specialised
+}
+
 TEST(DslTrace, TileOperationOutsideAKernelIsAUserError) {
   try {
     cutile::block_id<0>();

@@ -13,8 +13,8 @@
 //       (capi/src/<op>.cpp); gelu, geglu, silu_and_mul and swiglu dump the backward kernel too
 //   ... dsl_dump rms_norm M N              bf16, N in 2049..4096 or 8193..16384: the three forward schedules
 //                                           and the backward
-//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 (one 4096-column tile or two of 2048,
-//                                           as TileGym picks)
+//   ... dsl_dump layer_norm_legacy M N     f16, 2048 < N ≤ 4096 or 8192 < N ≤ 16384 (one tile of N
+//                                           columns or two of N/2, as TileGym picks)
 //   ... dsl_dump persistent_layer_norm M N bf16, N ≤ 1024 < 2N: 8-row tiles, 4 worker warps
 //   ... dsl_dump rope DTYPE H S D          one batch of contiguous (B, H, S, D) q and k (H heads each),
 //                                          full rotation, occupancy 9, as cutile_cpp_rope launches it
@@ -298,22 +298,31 @@ void rms_norm(int64_t m, int64_t n) {
   rms_norm<4096>(m, n);
 }
 
+// TileGym's BLOCK, the largest power of two ≤ N, is ROW_TILE (one tile) or ROW_TILE / 2 (two tiles).
+template <int64_t ROW_TILE>
 void layer_norm_legacy(int64_t m, int64_t n) {
-  require_tile("layer_norm_legacy", n, 4096);
+  require_tile("layer_norm_legacy", n, ROW_TILE);
   using E = ct::f16;
   auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n});
   auto w = ct::Tensor<E>::meta({n}), b = ct::Tensor<E>::meta({n});
   auto mean = ct::Tensor<float>::meta({m}), rstd = ct::Tensor<float>::meta({m});
   auto compile = [&]<int64_t BLOCK, int64_t TILES>(std::integral_constant<int64_t, BLOCK>,
                                                    std::integral_constant<int64_t, TILES>) {
-    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK, TILES>,
+    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK, TILES, TILES == 1 ? BLOCK : ct::dyn>,
                             y.partition({1, TILES * BLOCK}), mean.partition({1}), rstd.partition({1}), x, w,
                             b, 1e-5f, 0.0f));
   };
-  if (n == 4096)
-    compile(std::integral_constant<int64_t, 4096>{}, std::integral_constant<int64_t, 1>{});
+  if (n == ROW_TILE)  // N baked in, as the C ABI launches it
+    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, ROW_TILE, 1, ROW_TILE>,
+                            y.partition({1, ROW_TILE}), mean.partition({1}), rstd.partition({1}), x, w, b, 1e-5f,
+                            0.0f));
   else
-    compile(std::integral_constant<int64_t, 2048>{}, std::integral_constant<int64_t, 2>{});
+    compile(std::integral_constant<int64_t, ROW_TILE / 2>{}, std::integral_constant<int64_t, 2>{});
+}
+
+void layer_norm_legacy(int64_t m, int64_t n) {
+  if (n > 4096) return layer_norm_legacy<16384>(m, n);
+  layer_norm_legacy<4096>(m, n);
 }
 
 void persistent_layer_norm(int64_t m, int64_t n) {

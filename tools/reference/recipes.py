@@ -107,7 +107,9 @@ def _layer_norm_legacy(c):
 
 
 # persistent_layer_norm: tilegym/ops/cutile/layer_norm_legacy.py; its benchmark runs M 30000/128000,
-# N 256..10000, bf16. Untuned defaults (TILEGYM_DISABLE_AUTOTUNE): BLOCK_N 8, num_worker_warps 8.
+# N 256..10000, bf16. The configuration TileGym's autotuning picks on the H200 at M 30000, N 1024 (BLOCK_N 8,
+# num_ctas 1, num_worker_warps 4; bench/results/2026-11-30_h200_ops_quick_autotune.json, tilegym_autotune):
+# the kernel cuTile Python runs there. Its untuned default (TILEGYM_DISABLE_AUTOTUNE) has 8 worker warps.
 def _persistent_layer_norm(c):
     m, n, e = c["M"], c["N"], dtype(c["dtype"])
     x, y, w, b = Array(e, (m, n)), Array(e, (m, n)), Array(e, (n,)), Array(e, (n,))
@@ -118,7 +120,7 @@ def _persistent_layer_norm(c):
         Launch("persistent", "_persistent_layer_norm_fwd_kernel",
                (x, y, w, b, mean, rstd, m, n, float(c["eps"]), n, n, 0, 1, block_n, block_d, 1, grid),
                {"num_ctas": 1, "num_worker_warps": c["num_worker_warps"]},
-               "mean and rstd computed (COMPUTE_MEAN_AND_RSTD 1, TRAINING 1), untuned defaults"),
+               "mean and rstd computed (COMPUTE_MEAN_AND_RSTD 1, TRAINING 1), TileGym's H200 tuning at N 1024"),
     ]
 
 
@@ -268,7 +270,7 @@ RECIPES = {
                                                       "weight_shift": 0.0}, _layer_norm_legacy,
                                 "LayerNorm over (M, N), one row per block in column tiles"),
     "persistent_layer_norm": Recipe("layer_norm_legacy", {"M": 30000, "N": 1024, "dtype": "bf16", "eps": 1e-6,
-                                                          "block_n": 8, "num_worker_warps": 8,
+                                                          "block_n": 8, "num_worker_warps": 4,
                                                           "num_sms": H200_SMS}, _persistent_layer_norm,
                                     "persistent LayerNorm over (M, N): BLOCK_N-row tiles, one block per SM"),
     "matmul": Recipe("matmul", {"M": 4096, "N": 4096, "K": 4096, "dtype": "f16",

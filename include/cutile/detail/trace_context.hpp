@@ -16,9 +16,14 @@
 
 namespace cutile::detail {
 
+/// Bits of the grid axes with one block, which a trace may specialise on: y (1 << 1) and z (1 << 2). The x
+/// axis never is, so that one kernel serves every grid width (a one-row problem is rare, and a persistent
+/// kernel's grid follows the GPU's SM count).
+uint32_t single_block_axes(const std::array<int64_t, 3>& grid);
+
 class TraceContext {
  public:
-  TraceContext(ir::Module& module, ir::Function& function);
+  TraceContext(ir::Module& module, ir::Function& function, uint32_t single_block_axes = 0);
   ~TraceContext();
   TraceContext(const TraceContext&) = delete;
   TraceContext& operator=(const TraceContext&) = delete;
@@ -36,7 +41,7 @@ class TraceContext {
   const std::string& kernel_function() const { return kernel_function_; }
 
   /// This block's grid coordinates; emitted once when first asked for at the top level of the kernel
-  /// (values there dominate the whole body), else where asked.
+  /// (values there dominate the whole body), else where asked. The constant 0 along a single-block axis.
   std::array<ir::Value*, 3> block_ids(const std::source_location& where);
 
   /// Marks the tracing of a loop or branch body (values made there are local to its region).
@@ -89,6 +94,7 @@ class TraceContext {
   std::string kernel_function_;
   std::deque<TokenChain> token_chains_;
   std::optional<std::array<ir::Value*, 3>> block_ids_;
+  uint32_t single_block_axes_;
   int nested_regions_ = 0;
 };
 

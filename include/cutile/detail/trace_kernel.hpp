@@ -82,9 +82,11 @@ std::string kernel_name_from_signature(std::string_view pretty_function);
 /// Finishes a traced body: appends `return`, names the entry after the kernel function.
 void finish_trace(TraceContext& ctx);
 
-/// Traces `kernel` for arguments with the given facts (one per parameter; ignored for scalars).
+/// Traces `kernel` for arguments with the given facts (one per parameter; ignored for scalars), for a grid
+/// with one block along the axes of `single_block_axes` (SingleBlockAxes: their block ids are the constant 0).
 template <KernelParam... P>
-std::unique_ptr<ir::Module> trace_kernel(void (*kernel)(P...), std::span<const ArrayFacts> facts) {
+std::unique_ptr<ir::Module> trace_kernel(void (*kernel)(P...), std::span<const ArrayFacts> facts,
+                                         uint32_t single_block_axes = 0) {
   if (facts.size() != sizeof...(P)) throw InternalError("trace_kernel: one ArrayFacts per parameter expected");
   std::vector<ir::Type> types;
   (
@@ -94,7 +96,7 @@ std::unique_ptr<ir::Module> trace_kernel(void (*kernel)(P...), std::span<const A
       ...);
   auto module = std::make_unique<ir::Module>();
   ir::Function& function = module->add_function("kernel", std::move(types));
-  TraceContext ctx(*module, function);
+  TraceContext ctx(*module, function, single_block_axes);
   size_t next_param = 0, next_arg = 0;
   auto bind = [&]<class Q>(std::type_identity<Q>) {
     using traits = param_traits<std::remove_cvref_t<Q>>;

@@ -32,6 +32,10 @@ class Value {
   unsigned index() const { return index_; }
 
  private:
+  friend class Operation;
+  friend class Block;
+  /// Erases `values[i]` and renumbers the values after it (an op's results, a block's arguments).
+  static void erase_at(std::vector<std::unique_ptr<Value>>& values, size_t i);
   Type type_;
   Operation* defining_op_;
   Block* owner_block_;
@@ -61,6 +65,8 @@ class Operation {
   Value* result(size_t i) const { return results_.at(i).get(); }
   const std::vector<std::unique_ptr<Value>>& results() const { return results_; }
   std::vector<Type> result_types() const;
+  /// Removes result `i` (which must have no uses); later results move down one place.
+  void erase_result(size_t i);
 
   // Operands, grouped as the op table's operand groups (a single operand is a group of one,
   // an absent optional operand an empty group).
@@ -110,9 +116,13 @@ class Block {
   Value* argument(size_t i) const { return arguments_.at(i).get(); }
   const std::vector<std::unique_ptr<Value>>& arguments() const { return arguments_; }
   std::vector<Type> argument_types() const;
+  /// Removes argument `i` (which must have no uses); later arguments move down one place.
+  void erase_argument(size_t i);
 
   /// Appends an op and takes ownership.
   Operation& append(std::unique_ptr<Operation> op);
+  /// Removes `op` (whose results must have no uses) and destroys it.
+  void erase(const Operation& op);
   const std::vector<std::unique_ptr<Operation>>& operations() const { return operations_; }
   bool empty() const { return operations_.empty(); }
   Operation& back() const { return *operations_.back(); }

@@ -27,33 +27,29 @@ cuda_tile.module @kernels {
     %4 = mini %3, %2 signed : tile<i32>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
     %gridSize_x, %gridSize_y, %gridSize_z = get_num_tile_blocks : tile<i32>
-    %5 = make_token : token
-    %6 = make_token : token
-    %for:3 = for %loopIdx in (%blockId_x to %4, step %gridSize_x) : tile<i32> iter_values(%iterArg0 = %cst_0_i32, %iterArg1 = %5, %iterArg2 = %6) -> (tile<i32>, token, token) {
-      %8 = remi %loopIdx, %1 signed : tile<i32>
-      %9 = divi %loopIdx, %1 signed : tile<i32>
+    %for = for %loopIdx in (%blockId_x to %4, step %gridSize_x) : tile<i32> iter_values(%iterArg0 = %cst_0_i32) -> (tile<i32>) {
+      %6 = remi %loopIdx, %1 signed : tile<i32>
+      %7 = divi %loopIdx, %1 signed : tile<i32>
       %pview_15 = make_partition_view %tview_13 : partition_view<tile=(4x8), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
-      %tile, %result_token = load_view_tko weak %pview_15[%9, %8] : partition_view<tile=(4x8), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<4x8xf32>, token
+      %tile, %result_token = load_view_tko weak %pview_15[%7, %6] : partition_view<tile=(4x8), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<4x8xf32>, token
       %cst_2_f32 = constant <f32: 2.000000e+00> : tile<4x8xf32>
-      %10 = mulf %tile, %cst_2_f32  : tile<4x8xf32>
+      %8 = mulf %tile, %cst_2_f32  : tile<4x8xf32>
       %pview_16 = make_partition_view %tview : partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>
-      %11 = store_view_tko weak %10, %pview_16[%9, %8] : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
-      %12 = join_tokens %iterArg1, %11 : token
+      %9 = store_view_tko weak %8, %pview_16[%7, %6] : tile<4x8xf32>, partition_view<tile=(4x8), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
       %reduce = reduce %tile dim=1 identities=[0.000000e+00 : f32] : tile<4x8xf32> -> tile<4xf32> 
       (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
-        %16 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
-        yield %16 : tile<f32>
+        %12 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
+        yield %12 : tile<f32>
       }
       %pview_17 = make_partition_view %tview_5 : partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>
-      %13 = store_view_tko weak %reduce, %pview_17[%loopIdx] : tile<4xf32>, partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
-      %14 = join_tokens %iterArg2, %13 : token
+      %10 = store_view_tko weak %reduce, %pview_17[%loopIdx] : tile<4xf32>, partition_view<tile=(4), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
       %cst_1_i32 = constant <i32: 1> : tile<i32>
-      %15 = addi %iterArg0, %cst_1_i32 : tile<i32>
-      continue %15, %12, %14 : tile<i32>, token, token
+      %11 = addi %iterArg0, %cst_1_i32 : tile<i32>
+      continue %11 : tile<i32>
     }
-    %reshape = reshape %for#0 : tile<i32> -> tile<1xi32>
+    %reshape = reshape %for : tile<i32> -> tile<1xi32>
     %pview = make_partition_view %tview_8 : partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>
-    %7 = store_view_tko weak %reshape, %pview[%blockId_x] : tile<1xi32>, partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>, tile<i32> -> token
+    %5 = store_view_tko weak %reshape, %pview[%blockId_x] : tile<1xi32>, partition_view<tile=(1), tensor_view<?xi32, strides=[1]>>, tile<i32> -> token
     return
   }
 }

@@ -17,20 +17,18 @@ cuda_tile.module @kernels {
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
     %gridSize_x, %gridSize_y, %gridSize_z = get_num_tile_blocks : tile<i32>
     %3 = make_token : token
-    %4 = make_token : token
-    %for:3 = for %loopIdx in (%blockId_x to %2, step %gridSize_x) : tile<i32> iter_values(%iterArg0 = %3, %iterArg1 = %4, %iterArg2 = %4) -> (token, token, token) {
+    %for:2 = for %loopIdx in (%blockId_x to %2, step %gridSize_x) : tile<i32> iter_values(%iterArg0 = %3, %iterArg1 = %3) -> (token, token) {
       %pview = make_partition_view %tview_6 : partition_view<tile=(16), padding_value = zero, tensor_view<?xf32, strides=[1]>>
       %tile, %result_token = load_view_tko weak %pview[%loopIdx] : partition_view<tile=(16), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
       %pview_8 = make_partition_view %tview : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-      %5 = store_view_tko weak %tile, %pview_8[%loopIdx] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
-      %6 = join_tokens %iterArg0, %5 : token
+      %4 = store_view_tko weak %tile, %pview_8[%loopIdx] : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
       %pview_9 = make_partition_view %tview_3 : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-      %tile_10, %result_token_11 = load_view_tko weak %pview_9[%loopIdx] token = %iterArg1 : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
-      %7 = join_tokens %iterArg2, %result_token_11 : token
-      %8 = addf %tile_10, %tile  : tile<16xf32>
+      %tile_10, %result_token_11 = load_view_tko weak %pview_9[%loopIdx] token = %iterArg0 : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+      %5 = join_tokens %iterArg1, %result_token_11 : token
+      %6 = addf %tile_10, %tile  : tile<16xf32>
       %pview_12 = make_partition_view %tview_3 : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
-      %9 = store_view_tko weak %8, %pview_12[%loopIdx] token = %7 : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
-      continue %6, %9, %9 : token, token, token
+      %7 = store_view_tko weak %6, %pview_12[%loopIdx] token = %5 : tile<16xf32>, partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+      continue %7, %7 : token, token
     }
     return
   }

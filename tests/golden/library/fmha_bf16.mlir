@@ -10,24 +10,21 @@ cuda_tile.module @kernels {
     %assume_5 = assume div_by<16>, %arg7 : tile<ptr<bf16>>
     %assume_6 = assume bounded<0, ?>, %arg8 : tile<i32>
     %assume_7 = assume bounded<0, ?>, %arg9 : tile<i32>
-    %cst_64_i32 = constant <i32: 64> : tile<i32>
     %assume_8 = assume bounded<0, ?>, %arg11 : tile<i32>
     %assume_9 = assume bounded<0, ?>, %arg12 : tile<i32>
     %tview_10 = make_tensor_view %assume_5, shape = [%assume_6, %assume_7, 64], strides = [%assume_8, %assume_9, 1] : tile<i32> -> tensor_view<?x?x64xbf16, strides=[?,?,1]>
     %assume_11 = assume div_by<16>, %arg14 : tile<ptr<bf16>>
     %assume_12 = assume bounded<0, ?>, %arg15 : tile<i32>
     %assume_13 = assume bounded<0, ?>, %arg16 : tile<i32>
-    %cst_64_i32_14 = constant <i32: 64> : tile<i32>
-    %assume_15 = assume bounded<0, ?>, %arg18 : tile<i32>
-    %assume_16 = assume bounded<0, ?>, %arg19 : tile<i32>
-    %tview_17 = make_tensor_view %assume_11, shape = [%assume_12, %assume_13, 64], strides = [%assume_15, %assume_16, 1] : tile<i32> -> tensor_view<?x?x64xbf16, strides=[?,?,1]>
-    %assume_18 = assume div_by<16>, %arg21 : tile<ptr<bf16>>
-    %assume_19 = assume bounded<0, ?>, %arg22 : tile<i32>
-    %assume_20 = assume bounded<0, ?>, %arg23 : tile<i32>
-    %cst_64_i32_21 = constant <i32: 64> : tile<i32>
-    %assume_22 = assume bounded<0, ?>, %arg25 : tile<i32>
-    %assume_23 = assume bounded<0, ?>, %arg26 : tile<i32>
-    %tview_24 = make_tensor_view %assume_18, shape = [%assume_19, %assume_20, 64], strides = [%assume_22, %assume_23, 1] : tile<i32> -> tensor_view<?x?x64xbf16, strides=[?,?,1]>
+    %assume_14 = assume bounded<0, ?>, %arg18 : tile<i32>
+    %assume_15 = assume bounded<0, ?>, %arg19 : tile<i32>
+    %tview_16 = make_tensor_view %assume_11, shape = [%assume_12, %assume_13, 64], strides = [%assume_14, %assume_15, 1] : tile<i32> -> tensor_view<?x?x64xbf16, strides=[?,?,1]>
+    %assume_17 = assume div_by<16>, %arg21 : tile<ptr<bf16>>
+    %assume_18 = assume bounded<0, ?>, %arg22 : tile<i32>
+    %assume_19 = assume bounded<0, ?>, %arg23 : tile<i32>
+    %assume_20 = assume bounded<0, ?>, %arg25 : tile<i32>
+    %assume_21 = assume bounded<0, ?>, %arg26 : tile<i32>
+    %tview_22 = make_tensor_view %assume_17, shape = [%assume_18, %assume_19, 64], strides = [%assume_20, %assume_21, 1] : tile<i32> -> tensor_view<?x?x64xbf16, strides=[?,?,1]>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
     %0 = remi %blockId_y, %arg30 signed : tile<i32>
     %1 = divi %0, %arg31 signed : tile<i32>
@@ -41,131 +38,123 @@ cuda_tile.module @kernels {
     %cst_0_i32 = constant <i32: 0> : tile<i32>
     %tile, %result_token = load_view_tko weak %pview[%blockId_y, %blockId_x, %cst_0_i32] : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>, tile<i32> -> tile<1x64x64xbf16>, token
     %reshape = reshape %tile : tile<1x64x64xbf16> -> tile<64x64xbf16>
-    %cst_64_i32_25 = constant <i32: 64> : tile<i32>
-    %7 = muli %blockId_x, %cst_64_i32_25 : tile<i32>
-    %8 = addi %7, %arg29 : tile<i32>
-    %9 = iota : tile<64xi32>
-    %reshape_26 = reshape %8 : tile<i32> -> tile<1xi32>
-    %bcast = broadcast %reshape_26 : tile<1xi32> -> tile<64xi32>
-    %10 = addi %9, %bcast : tile<64xi32>
-    %reshape_27 = reshape %10 : tile<64xi32> -> tile<64x1xi32>
-    %cst_64_i32_28 = constant <i32: 64> : tile<i32>
-    %11 = divi %assume_13, %cst_64_i32_28 signed rounding<positive_inf> : tile<i32>
-    %cst_64_i32_29 = constant <i32: 64> : tile<i32>
-    %12 = divi %assume_13, %cst_64_i32_29 signed : tile<i32>
-    %cst_f32_30 = constant <f32: 0xFF800000> : tile<64x1xf32>
+    %cst_64_i32 = constant <i32: 64> : tile<i32>
+    %7 = divi %assume_13, %cst_64_i32 signed rounding<positive_inf> : tile<i32>
+    %cst_64_i32_23 = constant <i32: 64> : tile<i32>
+    %8 = divi %assume_13, %cst_64_i32_23 signed : tile<i32>
+    %cst_f32_24 = constant <f32: 0xFF800000> : tile<64x1xf32>
     %cst_0_f32 = constant <f32: 0.000000e+00> : tile<64x1xf32>
-    %cst_0_f32_31 = constant <f32: 0.000000e+00> : tile<64x64xf32>
-    %13 = mini %12, %11 signed : tile<i32>
+    %cst_0_f32_25 = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %9 = mini %8, %7 signed : tile<i32>
     %cst_1_i32 = constant <i32: 1> : tile<i32>
-    %cst_0_i32_32 = constant <i32: 0> : tile<i32>
-    %for:3 = for %loopIdx in (%cst_0_i32_32 to %13, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_f32_30, %iterArg1 = %cst_0_f32, %iterArg2 = %cst_0_f32_31) -> (tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>) {
-      %pview_38 = make_partition_view %tview_17 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>
-      %cst_0_i32_39 = constant <i32: 0> : tile<i32>
-      %tile_40, %result_token_41 = load_view_tko weak %pview_38[%5, %cst_0_i32_39, %loopIdx] optimization_hints = <default = {latency = 2}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>, tile<i32> -> tile<1x64x64xbf16>, token
-      %reshape_42 = reshape %tile_40 : tile<1x64x64xbf16> -> tile<64x64xbf16>
-      %cst_0_f32_43 = constant <f32: 0.000000e+00> : tile<64x64xf32>
-      %18 = mmaf %reshape, %reshape_42, %cst_0_f32_43 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
-      %reduce = reduce %18 dim=1 identities=[0xFF800000 : f32] : tile<64x64xf32> -> tile<64xf32> 
+    %cst_0_i32_26 = constant <i32: 0> : tile<i32>
+    %for:3 = for %loopIdx in (%cst_0_i32_26 to %9, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_f32_24, %iterArg1 = %cst_0_f32, %iterArg2 = %cst_0_f32_25) -> (tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>) {
+      %pview_31 = make_partition_view %tview_16 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>
+      %cst_0_i32_32 = constant <i32: 0> : tile<i32>
+      %tile_33, %result_token_34 = load_view_tko weak %pview_31[%5, %cst_0_i32_32, %loopIdx] optimization_hints = <default = {latency = 2}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>, tile<i32> -> tile<1x64x64xbf16>, token
+      %reshape_35 = reshape %tile_33 : tile<1x64x64xbf16> -> tile<64x64xbf16>
+      %cst_0_f32_36 = constant <f32: 0.000000e+00> : tile<64x64xf32>
+      %14 = mmaf %reshape, %reshape_35, %cst_0_f32_36 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
+      %reduce = reduce %14 dim=1 identities=[0xFF800000 : f32] : tile<64x64xf32> -> tile<64xf32> 
       (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
-        %30 = maxf %reduce_lhs, %reduce_rhs : tile<f32>
-        yield %30 : tile<f32>
+        %26 = maxf %reduce_lhs, %reduce_rhs : tile<f32>
+        yield %26 : tile<f32>
       }
-      %reshape_44 = reshape %reduce : tile<64xf32> -> tile<64x1xf32>
-      %reshape_45 = reshape %6 : tile<f32> -> tile<1x1xf32>
-      %bcast_46 = broadcast %reshape_45 : tile<1x1xf32> -> tile<64x1xf32>
-      %19 = mulf %reshape_44, %bcast_46  : tile<64x1xf32>
-      %20 = maxf %iterArg0, %19 : tile<64x1xf32>
-      %21 = negf %20 : tile<64x1xf32>
-      %bcast_47 = broadcast %21 : tile<64x1xf32> -> tile<64x64xf32>
-      %reshape_48 = reshape %6 : tile<f32> -> tile<1x1xf32>
-      %bcast_49 = broadcast %reshape_48 : tile<1x1xf32> -> tile<64x64xf32>
-      %22 = fma %18, %bcast_49, %bcast_47  : tile<64x64xf32>
-      %23 = exp2 %22 flush_to_zero : tile<64x64xf32>
-      %24 = subf %iterArg0, %20  : tile<64x1xf32>
-      %25 = exp2 %24 flush_to_zero : tile<64x1xf32>
-      %pview_50 = make_partition_view %tview_24 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>
-      %cst_0_i32_51 = constant <i32: 0> : tile<i32>
-      %tile_52, %result_token_53 = load_view_tko weak %pview_50[%5, %loopIdx, %cst_0_i32_51] optimization_hints = <default = {latency = 4}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>, tile<i32> -> tile<1x64x64xbf16>, token
-      %reshape_54 = reshape %tile_52 : tile<1x64x64xbf16> -> tile<64x64xbf16>
-      %reduce_55 = reduce %23 dim=1 identities=[0.000000e+00 : f32] : tile<64x64xf32> -> tile<64xf32> 
+      %reshape_37 = reshape %reduce : tile<64xf32> -> tile<64x1xf32>
+      %reshape_38 = reshape %6 : tile<f32> -> tile<1x1xf32>
+      %bcast_39 = broadcast %reshape_38 : tile<1x1xf32> -> tile<64x1xf32>
+      %15 = mulf %reshape_37, %bcast_39  : tile<64x1xf32>
+      %16 = maxf %iterArg0, %15 : tile<64x1xf32>
+      %17 = negf %16 : tile<64x1xf32>
+      %bcast_40 = broadcast %17 : tile<64x1xf32> -> tile<64x64xf32>
+      %reshape_41 = reshape %6 : tile<f32> -> tile<1x1xf32>
+      %bcast_42 = broadcast %reshape_41 : tile<1x1xf32> -> tile<64x64xf32>
+      %18 = fma %14, %bcast_42, %bcast_40  : tile<64x64xf32>
+      %19 = exp2 %18 flush_to_zero : tile<64x64xf32>
+      %20 = subf %iterArg0, %16  : tile<64x1xf32>
+      %21 = exp2 %20 flush_to_zero : tile<64x1xf32>
+      %pview_43 = make_partition_view %tview_22 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>
+      %cst_0_i32_44 = constant <i32: 0> : tile<i32>
+      %tile_45, %result_token_46 = load_view_tko weak %pview_43[%5, %loopIdx, %cst_0_i32_44] optimization_hints = <default = {latency = 4}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>, tile<i32> -> tile<1x64x64xbf16>, token
+      %reshape_47 = reshape %tile_45 : tile<1x64x64xbf16> -> tile<64x64xbf16>
+      %reduce_48 = reduce %19 dim=1 identities=[0.000000e+00 : f32] : tile<64x64xf32> -> tile<64xf32> 
       (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
-        %30 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
-        yield %30 : tile<f32>
+        %26 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
+        yield %26 : tile<f32>
       }
-      %reshape_56 = reshape %reduce_55 : tile<64xf32> -> tile<64x1xf32>
-      %26 = fma %iterArg1, %25, %reshape_56  : tile<64x1xf32>
-      %bcast_57 = broadcast %25 : tile<64x1xf32> -> tile<64x64xf32>
-      %27 = mulf %iterArg2, %bcast_57  : tile<64x64xf32>
-      %28 = ftof %23  : tile<64x64xf32> -> tile<64x64xbf16>
-      %29 = mmaf %28, %reshape_54, %27 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
-      continue %20, %26, %29 : tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>
+      %reshape_49 = reshape %reduce_48 : tile<64xf32> -> tile<64x1xf32>
+      %22 = fma %iterArg1, %21, %reshape_49  : tile<64x1xf32>
+      %bcast_50 = broadcast %21 : tile<64x1xf32> -> tile<64x64xf32>
+      %23 = mulf %iterArg2, %bcast_50  : tile<64x64xf32>
+      %24 = ftof %19  : tile<64x64xf32> -> tile<64x64xbf16>
+      %25 = mmaf %24, %reshape_47, %23 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
+      continue %16, %22, %25 : tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>
     }
-    %14 = mini %12, %11 signed : tile<i32>
-    %cst_1_i32_33 = constant <i32: 1> : tile<i32>
-    %for_34:3 = for %loopIdx in (%14 to %11, step %cst_1_i32_33) : tile<i32> iter_values(%iterArg0 = %for#0, %iterArg1 = %for#1, %iterArg2 = %for#2) -> (tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>) {
-      %pview_38 = make_partition_view %tview_17 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>
-      %cst_0_i32_39 = constant <i32: 0> : tile<i32>
-      %tile_40, %result_token_41 = load_view_tko weak %pview_38[%5, %cst_0_i32_39, %loopIdx] optimization_hints = <default = {latency = 2}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>, tile<i32> -> tile<1x64x64xbf16>, token
-      %reshape_42 = reshape %tile_40 : tile<1x64x64xbf16> -> tile<64x64xbf16>
-      %cst_0_f32_43 = constant <f32: 0.000000e+00> : tile<64x64xf32>
-      %18 = mmaf %reshape, %reshape_42, %cst_0_f32_43 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
-      %cst_64_i32_44 = constant <i32: 64> : tile<i32>
-      %19 = muli %loopIdx, %cst_64_i32_44 : tile<i32>
-      %20 = iota : tile<64xi32>
-      %reshape_45 = reshape %19 : tile<i32> -> tile<1xi32>
-      %bcast_46 = broadcast %reshape_45 : tile<1xi32> -> tile<64xi32>
-      %21 = addi %20, %bcast_46 : tile<64xi32>
-      %reshape_47 = reshape %21 : tile<64xi32> -> tile<1x64xi32>
-      %reshape_48 = reshape %assume_13 : tile<i32> -> tile<1x1xi32>
-      %bcast_49 = broadcast %reshape_48 : tile<1x1xi32> -> tile<1x64xi32>
-      %22 = cmpi less_than %reshape_47, %bcast_49, signed : tile<1x64xi32> -> tile<1x64xi1>
-      %bcast_50 = broadcast %22 : tile<1x64xi1> -> tile<64x64xi1>
-      %cst_f32_51 = constant <f32: 0xFF800000> : tile<64x64xf32>
-      %cst_0_f32_52 = constant <f32: 0.000000e+00> : tile<64x64xf32>
-      %23 = select %bcast_50, %cst_0_f32_52, %cst_f32_51 : tile<64x64xi1>, tile<64x64xf32>
-      %24 = addf %18, %23  : tile<64x64xf32>
-      %reduce = reduce %24 dim=1 identities=[0xFF800000 : f32] : tile<64x64xf32> -> tile<64xf32> 
+    %10 = mini %8, %7 signed : tile<i32>
+    %cst_1_i32_27 = constant <i32: 1> : tile<i32>
+    %for_28:3 = for %loopIdx in (%10 to %7, step %cst_1_i32_27) : tile<i32> iter_values(%iterArg0 = %for#0, %iterArg1 = %for#1, %iterArg2 = %for#2) -> (tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>) {
+      %pview_31 = make_partition_view %tview_16 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>
+      %cst_0_i32_32 = constant <i32: 0> : tile<i32>
+      %tile_33, %result_token_34 = load_view_tko weak %pview_31[%5, %cst_0_i32_32, %loopIdx] optimization_hints = <default = {latency = 2}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>, dim_map=[0, 2, 1]>, tile<i32> -> tile<1x64x64xbf16>, token
+      %reshape_35 = reshape %tile_33 : tile<1x64x64xbf16> -> tile<64x64xbf16>
+      %cst_0_f32_36 = constant <f32: 0.000000e+00> : tile<64x64xf32>
+      %14 = mmaf %reshape, %reshape_35, %cst_0_f32_36 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
+      %cst_64_i32_37 = constant <i32: 64> : tile<i32>
+      %15 = muli %loopIdx, %cst_64_i32_37 : tile<i32>
+      %16 = iota : tile<64xi32>
+      %reshape_38 = reshape %15 : tile<i32> -> tile<1xi32>
+      %bcast_39 = broadcast %reshape_38 : tile<1xi32> -> tile<64xi32>
+      %17 = addi %16, %bcast_39 : tile<64xi32>
+      %reshape_40 = reshape %17 : tile<64xi32> -> tile<1x64xi32>
+      %reshape_41 = reshape %assume_13 : tile<i32> -> tile<1x1xi32>
+      %bcast_42 = broadcast %reshape_41 : tile<1x1xi32> -> tile<1x64xi32>
+      %18 = cmpi less_than %reshape_40, %bcast_42, signed : tile<1x64xi32> -> tile<1x64xi1>
+      %bcast_43 = broadcast %18 : tile<1x64xi1> -> tile<64x64xi1>
+      %cst_f32_44 = constant <f32: 0xFF800000> : tile<64x64xf32>
+      %cst_0_f32_45 = constant <f32: 0.000000e+00> : tile<64x64xf32>
+      %19 = select %bcast_43, %cst_0_f32_45, %cst_f32_44 : tile<64x64xi1>, tile<64x64xf32>
+      %20 = addf %14, %19  : tile<64x64xf32>
+      %reduce = reduce %20 dim=1 identities=[0xFF800000 : f32] : tile<64x64xf32> -> tile<64xf32> 
       (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
-        %36 = maxf %reduce_lhs, %reduce_rhs : tile<f32>
-        yield %36 : tile<f32>
+        %32 = maxf %reduce_lhs, %reduce_rhs : tile<f32>
+        yield %32 : tile<f32>
       }
-      %reshape_53 = reshape %reduce : tile<64xf32> -> tile<64x1xf32>
-      %reshape_54 = reshape %6 : tile<f32> -> tile<1x1xf32>
-      %bcast_55 = broadcast %reshape_54 : tile<1x1xf32> -> tile<64x1xf32>
-      %25 = mulf %reshape_53, %bcast_55  : tile<64x1xf32>
-      %26 = maxf %iterArg0, %25 : tile<64x1xf32>
-      %27 = negf %26 : tile<64x1xf32>
-      %bcast_56 = broadcast %27 : tile<64x1xf32> -> tile<64x64xf32>
-      %reshape_57 = reshape %6 : tile<f32> -> tile<1x1xf32>
-      %bcast_58 = broadcast %reshape_57 : tile<1x1xf32> -> tile<64x64xf32>
-      %28 = fma %24, %bcast_58, %bcast_56  : tile<64x64xf32>
-      %29 = exp2 %28 flush_to_zero : tile<64x64xf32>
-      %30 = subf %iterArg0, %26  : tile<64x1xf32>
-      %31 = exp2 %30 flush_to_zero : tile<64x1xf32>
-      %pview_59 = make_partition_view %tview_24 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>
-      %cst_0_i32_60 = constant <i32: 0> : tile<i32>
-      %tile_61, %result_token_62 = load_view_tko weak %pview_59[%5, %loopIdx, %cst_0_i32_60] optimization_hints = <default = {latency = 4}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>, tile<i32> -> tile<1x64x64xbf16>, token
-      %reshape_63 = reshape %tile_61 : tile<1x64x64xbf16> -> tile<64x64xbf16>
-      %reduce_64 = reduce %29 dim=1 identities=[0.000000e+00 : f32] : tile<64x64xf32> -> tile<64xf32> 
+      %reshape_46 = reshape %reduce : tile<64xf32> -> tile<64x1xf32>
+      %reshape_47 = reshape %6 : tile<f32> -> tile<1x1xf32>
+      %bcast_48 = broadcast %reshape_47 : tile<1x1xf32> -> tile<64x1xf32>
+      %21 = mulf %reshape_46, %bcast_48  : tile<64x1xf32>
+      %22 = maxf %iterArg0, %21 : tile<64x1xf32>
+      %23 = negf %22 : tile<64x1xf32>
+      %bcast_49 = broadcast %23 : tile<64x1xf32> -> tile<64x64xf32>
+      %reshape_50 = reshape %6 : tile<f32> -> tile<1x1xf32>
+      %bcast_51 = broadcast %reshape_50 : tile<1x1xf32> -> tile<64x64xf32>
+      %24 = fma %20, %bcast_51, %bcast_49  : tile<64x64xf32>
+      %25 = exp2 %24 flush_to_zero : tile<64x64xf32>
+      %26 = subf %iterArg0, %22  : tile<64x1xf32>
+      %27 = exp2 %26 flush_to_zero : tile<64x1xf32>
+      %pview_52 = make_partition_view %tview_22 : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>
+      %cst_0_i32_53 = constant <i32: 0> : tile<i32>
+      %tile_54, %result_token_55 = load_view_tko weak %pview_52[%5, %loopIdx, %cst_0_i32_53] optimization_hints = <default = {latency = 4}> : partition_view<tile=(1x64x64), padding_value = zero, tensor_view<?x?x64xbf16, strides=[?,?,1]>>, tile<i32> -> tile<1x64x64xbf16>, token
+      %reshape_56 = reshape %tile_54 : tile<1x64x64xbf16> -> tile<64x64xbf16>
+      %reduce_57 = reduce %25 dim=1 identities=[0.000000e+00 : f32] : tile<64x64xf32> -> tile<64xf32> 
       (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
-        %36 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
-        yield %36 : tile<f32>
+        %32 = addf %reduce_lhs, %reduce_rhs  : tile<f32>
+        yield %32 : tile<f32>
       }
-      %reshape_65 = reshape %reduce_64 : tile<64xf32> -> tile<64x1xf32>
-      %32 = fma %iterArg1, %31, %reshape_65  : tile<64x1xf32>
-      %bcast_66 = broadcast %31 : tile<64x1xf32> -> tile<64x64xf32>
-      %33 = mulf %iterArg2, %bcast_66  : tile<64x64xf32>
-      %34 = ftof %29  : tile<64x64xf32> -> tile<64x64xbf16>
-      %35 = mmaf %34, %reshape_63, %33 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
-      continue %26, %32, %35 : tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>
+      %reshape_58 = reshape %reduce_57 : tile<64xf32> -> tile<64x1xf32>
+      %28 = fma %iterArg1, %27, %reshape_58  : tile<64x1xf32>
+      %bcast_59 = broadcast %27 : tile<64x1xf32> -> tile<64x64xf32>
+      %29 = mulf %iterArg2, %bcast_59  : tile<64x64xf32>
+      %30 = ftof %25  : tile<64x64xf32> -> tile<64x64xbf16>
+      %31 = mmaf %30, %reshape_56, %29 : tile<64x64xbf16>, tile<64x64xbf16>, tile<64x64xf32>
+      continue %22, %28, %31 : tile<64x1xf32>, tile<64x1xf32>, tile<64x64xf32>
     }
-    %bcast_35 = broadcast %for_34#1 : tile<64x1xf32> -> tile<64x64xf32>
-    %15 = divf %for_34#2, %bcast_35 rounding<approx> flush_to_zero : tile<64x64xf32>
-    %16 = ftof %15  : tile<64x64xf32> -> tile<64x64xbf16>
-    %reshape_36 = reshape %16 : tile<64x64xbf16> -> tile<64x1x64xbf16>
-    %pview_37 = make_partition_view %tview : partition_view<tile=(64x1x64), tensor_view<?x?x?xbf16, strides=[?,?,1]>, dim_map=[1, 0, 2]>
-    %17 = store_view_tko weak %reshape_36, %pview_37[%blockId_x, %blockId_y, %blockId_z] : tile<64x1x64xbf16>, partition_view<tile=(64x1x64), tensor_view<?x?x?xbf16, strides=[?,?,1]>, dim_map=[1, 0, 2]>, tile<i32> -> token
+    %bcast = broadcast %for_28#1 : tile<64x1xf32> -> tile<64x64xf32>
+    %11 = divf %for_28#2, %bcast rounding<approx> flush_to_zero : tile<64x64xf32>
+    %12 = ftof %11  : tile<64x64xf32> -> tile<64x64xbf16>
+    %reshape_29 = reshape %12 : tile<64x64xbf16> -> tile<64x1x64xbf16>
+    %pview_30 = make_partition_view %tview : partition_view<tile=(64x1x64), tensor_view<?x?x?xbf16, strides=[?,?,1]>, dim_map=[1, 0, 2]>
+    %13 = store_view_tko weak %reshape_29, %pview_30[%blockId_x, %blockId_y, %blockId_z] : tile<64x1x64xbf16>, partition_view<tile=(64x1x64), tensor_view<?x?x?xbf16, strides=[?,?,1]>, dim_map=[1, 0, 2]>, tile<i32> -> token
     return
   }
 }
