@@ -1,5 +1,6 @@
 // cutile_cpp_softmax, cutile_cpp_softmax_variant: kernels/normalization/softmax.hpp, one instance per
-// dtype, kernel and power-of-two row tile, picked at run time.
+// dtype, kernel and power-of-two row tile (and for the gather kernels, rows of exactly one tile with N
+// baked in), picked at run time.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -49,12 +50,20 @@ void launch_softmax(const Tensor<E>& y, const Tensor<E>& x, int64_t rows, int64_
   with_tile(kernel == CUTILE_CPP_SOFTMAX_CHUNKED ? std::min(tile, kMaxChunk) : tile,
             [&]<int64_t TILE>(std::integral_constant<int64_t, TILE>) {
               switch (kernel) {
+                // A row of exactly one tile with N baked in, as TileGym compiles it (its masks fold away).
                 case CUTILE_CPP_SOFTMAX_GATHER:
-                  launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE>,
-                         y.partition({1, TILE}), x);
+                  if (columns == TILE)
+                    launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE, TILE>,
+                           y.partition({1, TILE}), x);
+                  else
+                    launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE>,
+                           y.partition({1, TILE}), x);
                   return;
                 case CUTILE_CPP_SOFTMAX_MULTI_WAVE:
-                  launch(options, kernels::softmax_row<E, TILE>, y.partition({1, TILE}), x);
+                  if (columns == TILE)
+                    launch(options, kernels::softmax_row<E, TILE, TILE>, y.partition({1, TILE}), x);
+                  else
+                    launch(options, kernels::softmax_row<E, TILE>, y.partition({1, TILE}), x);
                   return;
                 case CUTILE_CPP_SOFTMAX_TMA:
                   // TileGym's default occupancy is 2; its autotuning picks 6 for 1024-column rows on the

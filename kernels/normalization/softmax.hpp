@@ -2,7 +2,9 @@
 //   formula  y[r, :] = exp(x[r, :] - m) / Σ exp(x[r, :] - m), m = max x[r, :]; computed in f32 with the
 //            approximate exp and the approximate, flush-to-zero division, stored as E
 //   E        f32, f16 or bf16 (x and y share it)
-//   runtime  x: (M, N), any strides; y: (M, N), any strides; M and N are never baked in
+//   runtime  x: (M, N), any strides; y: (M, N), any strides; M is never baked in, N only as COLS
+//   COLS     softmax_row and softmax_gather: N when the launch bakes it (the C ABI does when N is TILE_N, as
+//            TileGym compiles N in: the bounds masks of the row's gather and scatter then fold away), else dyn
 //
 //   kernel            TILE_N               grid                 rows per block
 //   softmax_row       ≥ N, a power of two  (M, 1, 1)            one (multi-wave: M blocks in waves)
@@ -41,8 +43,8 @@ Tile<float, S> softmax_of(const Tile<float, S>& x) {
 }  // namespace detail
 
 /// Multi-wave: one row per tile block, gathered and scattered (`_softmax_kernel_multi_wave_...`).
-template <Element E, int64_t TILE_N>
-void softmax_row(Out<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
+template <Element E, int64_t TILE_N, int64_t COLS = dyn>
+void softmax_row(Out<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, COLS>> x) {
   auto [row, col] = y.tile_index();
   const auto cols = iota<int32_t, TILE_N>();                                     // (TILE_N)
   auto xf = cast<float>(x.gather(at(row, cols), {.padding = detail::kNegInf}));  // (TILE_N)
@@ -53,8 +55,8 @@ void softmax_row(Out<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
 /// Escape hatch: for_each_tile decides which block owns row r, and the row goes out through
 /// y.unchecked_scatter at (r, 0..TILE_N-1), the elements of that block's own tile t = (r, 0), as
 /// TileGym's masked scatter writes them (a partition store would be a different memory path).
-template <Element E, int64_t TILE_N>
-void softmax_gather(OutTiles<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) {
+template <Element E, int64_t TILE_N, int64_t COLS = dyn>
+void softmax_gather(OutTiles<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, COLS>> x) {
   const auto cols = iota<int32_t, TILE_N>();  // (TILE_N)
   for_each_tile(y, linear, [&](const TileIndex<E, Shape<1, TILE_N>>& t) {
     const Int row = t.coords()[0];

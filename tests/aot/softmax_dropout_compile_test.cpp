@@ -31,6 +31,12 @@ void add_softmax(std::vector<TracedKernel>& out, const std::string& dtype) {
   out.push_back({"softmax_row_" + dtype + "_" + tile, [=] {
                    return trace_with(&lib::softmax_row<E, TILE>, {m2, m2});
                  }});
+  out.push_back({"softmax_gather_exact_" + dtype + "_" + tile, [=] {
+                   return trace_with(&lib::softmax_gather<E, TILE, TILE>, {m2, m2});
+                 }});
+  out.push_back({"softmax_row_exact_" + dtype + "_" + tile, [=] {
+                   return trace_with(&lib::softmax_row<E, TILE, TILE>, {m2, m2});
+                 }});
   out.push_back({"softmax_tma_" + dtype + "_" + tile, [=] {
                    return trace_with(&lib::softmax_tma<E, TILE>, {m2, m2});
                  }});

@@ -79,8 +79,12 @@ TYPED_TEST(Softmax, MultiWaveMatchesFloat64) {
     auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
     with_row_tile(cols, [&]<int64_t T>(std::integral_constant<int64_t, T>) {
       ct::launch(lib::softmax_row<E, T>, y.partition({1, T}), x).sync();
+      expect_softmax(y, x, rows, cols, "softmax_row " + std::to_string(rows) + "x" + std::to_string(cols));
+      if (cols != T) return;  // a row of exactly one tile, also with N baked in as the C ABI launches it
+      auto z = ct::empty<E>({rows, cols}, ct::Device::cpu());
+      ct::launch(lib::softmax_row<E, T, T>, z.partition({1, T}), x).sync();
+      expect_softmax(z, x, rows, cols, "softmax_row, N baked in, " + std::to_string(rows) + "x" + std::to_string(cols));
     });
-    expect_softmax(y, x, rows, cols, "softmax_row " + std::to_string(rows) + "x" + std::to_string(cols));
   }
 }
 
@@ -98,6 +102,11 @@ TYPED_TEST(Softmax, PersistentKernelsMatchFloat64ForAnyGrid) {
         auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
         ct::launch(options, lib::softmax_gather<E, T>, y.partition({1, T}), x).sync();
         expect_softmax(y, x, rows, cols, "softmax_gather " + shape);
+        if (cols == T) {
+          auto exact = ct::empty<E>({rows, cols}, ct::Device::cpu());
+          ct::launch(options, lib::softmax_gather<E, T, T>, exact.partition({1, T}), x).sync();
+          expect_softmax(exact, x, rows, cols, "softmax_gather, N baked in, " + shape);
+        }
         auto z = ct::empty<E>({rows, cols}, ct::Device::cpu());
         ct::launch(options, lib::softmax_tma<E, T>, z.partition({1, T}), x).sync();
         expect_softmax(z, x, rows, cols, "softmax_tma " + shape);

@@ -55,9 +55,16 @@ void softmax(int64_t rows, int64_t cols) {
   ct::LaunchOptions four, two;
   four.hints.occupancy = 4;
   two.hints.occupancy = 2;
-  report(
-      ct::compile_only("sm_90", four, ct::kernels::softmax_gather<E, TILE_N>, y.partition({1, TILE_N}), x));
-  report(ct::compile_only("sm_90", {}, ct::kernels::softmax_row<E, TILE_N>, y.partition({1, TILE_N}), x));
+  // The gather kernels with N baked in when the row is one tile, as the C ABI launches them.
+  auto gather_kernels = [&]<int64_t COLS>(std::integral_constant<int64_t, COLS>) {
+    report(ct::compile_only("sm_90", four, ct::kernels::softmax_gather<E, TILE_N, COLS>, y.partition({1, TILE_N}),
+                            x));
+    report(ct::compile_only("sm_90", {}, ct::kernels::softmax_row<E, TILE_N, COLS>, y.partition({1, TILE_N}), x));
+  };
+  if (cols == TILE_N)
+    gather_kernels(std::integral_constant<int64_t, TILE_N>{});
+  else
+    gather_kernels(std::integral_constant<int64_t, ct::dyn>{});
   report(ct::compile_only("sm_90", two, ct::kernels::softmax_tma<E, TILE_N>, y.partition({1, TILE_N}), x));
   // One chunk of TILE_N when it holds the row, else chunks of 8192, as cutile_cpp_softmax_variant picks.
   if constexpr (TILE_N <= 8192)
