@@ -71,8 +71,7 @@ namespace detail {
 
 /// How index tiles address a tensor. Per index dim: the tensor's extent and stride (scalar i32 values),
 /// optionally an origin added to the index and a limit the index itself must stay below (a scatter
-/// confined to one tile: index in [0, limit), origin = the tile's first element). A null extent: the
-/// limit alone keeps the index in bounds (a tile known to lie inside the tensor).
+/// confined to one tile: index in [0, limit), origin = the tile's first element).
 struct Addressing {
   ir::Value* base = nullptr;  ///< tile<ptr<E>>
   std::vector<ir::Value*> extents, strides;

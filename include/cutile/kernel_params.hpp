@@ -61,7 +61,6 @@ struct ArrayFacts {
   uint32_t unit_extent = 0;    ///< bit d: extent[d] == 1 (baked)
   uint32_t extent_div16 = 0;   ///< bit d: extent[d] % 16 == 0
   uint32_t stride_div16 = 0;   ///< bit d: stride[d] · element size % 16 == 0
-  uint32_t whole_tiles = 0;    ///< a partition: bit i: tile dim i divides the extent of the dim it walks
   bool base_aligned_16 = false;
   bool operator==(const ArrayFacts&) const = default;
 };
@@ -72,7 +71,6 @@ struct ArrayValues {
   ir::Value* base = nullptr;        // tile<ptr<E>>, with its alignment assumed
   std::vector<ir::Value*> extents;  // scalar i32 per dim (constants where static)
   std::vector<ir::Value*> strides;  // scalar i32 per dim; null where the stride is 1
-  uint32_t whole_tiles = 0;         // ArrayFacts::whole_tiles of the partition (none for a slice)
 };
 
 /// `v` restricted to [start, stop) along `axis`, both clamped into [0, extent].
@@ -486,9 +484,7 @@ class Out {
     const auto ids = index(where);
     for (size_t d = 0; d < rank; ++d) {
       const auto t = static_cast<size_t>(O::dims[d]);
-      // Along a dim of whole tiles the tile lies inside the tensor (the grid is the partition's), so the
-      // limit below is the only bound: no compare against the extent, as with a size baked in.
-      a.extents.push_back((part_.values.whole_tiles >> d) & 1u ? nullptr : part_.values.extents[t]);
+      a.extents.push_back(part_.values.extents[t]);
       a.strides.push_back(part_.values.strides[t]);
       a.origins.push_back(b.binary(ir::Opcode::muli, ids[d], b.constant_int(ir::ElementType::i32, S::dims[d])));
       a.limits.push_back(S::dims[d]);

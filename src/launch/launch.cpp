@@ -97,10 +97,6 @@ ArrayFacts facts_of(const TensorArgView& t) {
     if (t.shape[d] % 16 == 0) f.extent_div16 |= 1u << d;
     if ((t.strides[d] * t.element_size) % 16 == 0) f.stride_div16 |= 1u << d;
   }
-  for (size_t i = 0; i < t.tile_shape.size(); ++i) {
-    const auto d = static_cast<size_t>(t.tile_order[i]);
-    if (t.shape[d] % t.tile_shape[i] == 0) f.whole_tiles |= 1u << i;
-  }
   f.base_aligned_16 = t.address % 16 == 0;
   return f;
 }
@@ -261,7 +257,7 @@ void fill_table_key(TableKey& key, const KernelRef& kernel, std::span<const Laun
     if (a.tensor) {
       const ArrayFacts f = facts_of(*a.tensor);
       key.signature.insert(key.signature.end(), {f.unit_stride, f.unit_extent, f.extent_div16, f.stride_div16,
-                                                 f.whole_tiles, f.base_aligned_16});
+                                                 f.base_aligned_16});
     }
   }
   key.signature.push_back(single_block_axes(grid));

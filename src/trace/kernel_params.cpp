@@ -23,7 +23,6 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
 
   ArrayValues out;
   out.base = base;
-  out.whole_tiles = facts.whole_tiles;
   std::vector<int64_t> shape, strides;
   std::vector<ir::Value*> dynamic_shape, dynamic_strides;
   for (size_t d = 0; d < rank; ++d) {

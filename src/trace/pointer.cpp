@@ -59,10 +59,9 @@ PointerTile pointer_tile(ir::Builder& b, const Addressing& a, const std::vector<
                   b.cmpi(ir::ComparisonPredicate::less_than, index, b.constant_int(E::i64, a.limits[d], shape),
                          ir::Signedness::unsigned_));
     if (!a.origins.empty()) index = b.binary(ir::Opcode::addi, index, splat(b, to_i64(b, a.origins[d]), shape));
-    if (a.extents[d])
-      mask = both(b, mask,
-                  b.cmpi(ir::ComparisonPredicate::less_than, index, splat(b, to_i64(b, a.extents[d]), shape),
-                         ir::Signedness::unsigned_));
+    mask = both(b, mask,
+                b.cmpi(ir::ComparisonPredicate::less_than, index, splat(b, to_i64(b, a.extents[d]), shape),
+                       ir::Signedness::unsigned_));
     ir::Value* term = a.strides[d] ? b.binary(ir::Opcode::muli, index, splat(b, to_i64(b, a.strides[d]), shape)) : index;
     offset = offset ? b.binary(ir::Opcode::addi, offset, term) : term;
   }

@@ -17,7 +17,6 @@ ArrayValues slice_array(ir::Builder& b, const ArrayValues& v, size_t axis, ir::V
   ir::Value* last = clamp(stop, first, extent);
 
   ArrayValues out = v;
-  out.whole_tiles = 0;
   out.extents[axis] = b.binary(ir::Opcode::subi, last, first);
   ir::Value* skip = b.exti(first, E::i64);
   if (v.strides[axis]) skip = b.binary(ir::Opcode::muli, skip, b.exti(v.strides[axis], E::i64));

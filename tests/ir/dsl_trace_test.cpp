@@ -67,42 +67,6 @@ TEST(DslTrace, BlockIdsOfSingleBlockGridAxesAreConstantZero) {
   EXPECT_EQ(cutile::detail::single_block_axes({1, 3, 1}), 1u << 2);  // x is never specialised
 }
 
-void scatter_row(cutile::Out<float, cutile::Shape<1, 16>> y, cutile::In<float, cutile::Shape<cutile::dyn, cutile::dyn>> x) {
-  auto [row, unused] = y.tile_index();
-  const auto cols = cutile::iota<int32_t, 16>();
-  y.scatter(cutile::at(cutile::scalar<int32_t>(0), cols), x.gather(cutile::at(row, cols)));
-}
-
-// The operands of the scatter's mask that are extents: along dims of whole tiles, none.
-size_t extent_compares_of_scatter(uint32_t whole_tiles) {
-  using namespace cutile::ir;
-  using cutile::test_support::contiguous;
-  cutile::detail::ArrayFacts y = contiguous(2);
-  y.whole_tiles = whole_tiles;
-  const std::vector<cutile::detail::ArrayFacts> facts = {y, contiguous(2)};
-  auto module = cutile::detail::trace_kernel(&scatter_row, facts);
-  const Function& f = *module->functions().front();
-  size_t compares = 0;
-  for (const auto& op : f.entry_block().operations()) {
-    if (op->opcode() != Opcode::cmpi) continue;
-    for (const Value* v : op->operands())  // a splat extent: broadcast ← reshape ← exti ← the extent
-      for (const Operation* d = v->defining_op(); d != nullptr;
-           d = d->num_operands() == 1 ? d->operand(0)->defining_op() : nullptr)
-        if (d->opcode() == Opcode::assume && d->operand(0)->owner_block() == &f.entry_block() &&
-            d->operand(0)->index() >= 1 && d->operand(0)->index() <= 2) {  // y's extents: parameters 1 and 2
-          ++compares;
-          break;
-        }
-  }
-  return compares;
-}
-
-TEST(DslTrace, ScattersCompareAgainstTheExtentOnlyAlongRaggedTileDims) {
-  EXPECT_EQ(extent_compares_of_scatter(0), 2u);  // rows and columns
-  EXPECT_EQ(extent_compares_of_scatter(0b01), 1u);
-  EXPECT_EQ(extent_compares_of_scatter(0b11), 0u);
-}
-
 TEST(DslTrace, TileOperationOutsideAKernelIsAUserError) {
   try {
     cutile::block_id<0>();
