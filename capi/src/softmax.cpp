@@ -50,7 +50,8 @@ void launch_softmax(const Tensor<E>& y, const Tensor<E>& x, int64_t rows, int64_
   with_tile(kernel == CUTILE_CPP_SOFTMAX_CHUNKED ? std::min(tile, kMaxChunk) : tile,
             [&]<int64_t TILE>(std::integral_constant<int64_t, TILE>) {
               switch (kernel) {
-                // A row of exactly one tile with N baked in, as TileGym compiles it (its masks fold away).
+                // A row of exactly one tile with N baked in, as TileGym compiles it (the gather's column
+                // mask folds away).
                 case CUTILE_CPP_SOFTMAX_GATHER:
                   if (columns == TILE)
                     launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE, TILE>,

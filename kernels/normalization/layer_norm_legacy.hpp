@@ -4,8 +4,9 @@
 //   E        f32, f16 or bf16 (x, w, b, y share it); mean and rstd are f32
 //   BLOCK    the column tile: TileGym's largest power of two ≤ N (capped at 64 KiB of E)
 //   TILES    column tiles per row, ⌈N / BLOCK⌉: 1 or 2
-//   COLS     N when the launch bakes it (the C ABI does when N is BLOCK: the bounds masks then fold away,
-//            which at N 16384 takes the kernel from 255 registers per thread to 154), else dyn
+//   COLS     N when the launch bakes it (the C ABI does when N is BLOCK, as TileGym bakes N: the column
+//            masks of the gathers then fold away; at N 16384 the kernel takes 154 registers per thread
+//            instead of 255), else dyn
 //   runtime  x, y: (M, N) with (TILES − 1)·BLOCK < N ≤ TILES·BLOCK; w, b: (N); mean, rstd: (M); eps,
 //            weight_shift; any strides
 //   grid     (M, 1, 1): y's block tile is the whole row, (1, TILES·BLOCK), written by confined scatters

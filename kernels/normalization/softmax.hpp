@@ -4,7 +4,7 @@
 //   E        f32, f16 or bf16 (x and y share it)
 //   runtime  x: (M, N), any strides; y: (M, N), any strides; M is never baked in, N only as COLS
 //   COLS     softmax_row and softmax_gather: N when the launch bakes it (the C ABI does when N is TILE_N, as
-//            TileGym compiles N in: the bounds masks of the row's gather and scatter then fold away), else dyn
+//            TileGym compiles N in: the column mask of the row's gather then folds away), else dyn
 //
 //   kernel            TILE_N               grid                 rows per block
 //   softmax_row       ≥ N, a power of two  (M, 1, 1)            one (multi-wave: M blocks in waves)
