@@ -49,22 +49,23 @@ void launch_softmax(const Tensor<E>& y, const Tensor<E>& x, int64_t rows, int64_
   const int64_t tile = next_power_of_two(columns);
   with_tile(kernel == CUTILE_CPP_SOFTMAX_CHUNKED ? std::min(tile, kMaxChunk) : tile,
             [&]<int64_t TILE>(std::integral_constant<int64_t, TILE>) {
+              // The gather kernels get a row of exactly one tile with N baked in, as TileGym compiles it
+              // (the gather's column mask folds away).
+              auto with_cols = [&](auto body) {
+                if (columns == TILE) return body(std::integral_constant<int64_t, TILE>{});
+                body(std::integral_constant<int64_t, dyn>{});
+              };
               switch (kernel) {
-                // A row of exactly one tile with N baked in, as TileGym compiles it (the gather's column
-                // mask folds away).
                 case CUTILE_CPP_SOFTMAX_GATHER:
-                  if (columns == TILE)
-                    launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE, TILE>,
+                  with_cols([&]<int64_t COLS>(std::integral_constant<int64_t, COLS>) {
+                    launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE, COLS>,
                            y.partition({1, TILE}), x);
-                  else
-                    launch(persistent(options, placement.device, 4, rows), kernels::softmax_gather<E, TILE>,
-                           y.partition({1, TILE}), x);
+                  });
                   return;
                 case CUTILE_CPP_SOFTMAX_MULTI_WAVE:
-                  if (columns == TILE)
-                    launch(options, kernels::softmax_row<E, TILE, TILE>, y.partition({1, TILE}), x);
-                  else
-                    launch(options, kernels::softmax_row<E, TILE>, y.partition({1, TILE}), x);
+                  with_cols([&]<int64_t COLS>(std::integral_constant<int64_t, COLS>) {
+                    launch(options, kernels::softmax_row<E, TILE, COLS>, y.partition({1, TILE}), x);
+                  });
                   return;
                 case CUTILE_CPP_SOFTMAX_TMA:
                   // TileGym's default occupancy is 2; its autotuning picks 6 for 1024-column rows on the

@@ -91,21 +91,15 @@ bool remove_one_carry(const Users& users, Operation& loop) {
   return false;
 }
 
-// Removes one unused pure op of `region`; false when there is none.
-bool remove_one_unused_op(const Users& users, Region& region) {
-  for (const auto& block : region.blocks()) {
+// The pure ops of `region` whose results are all unused, with their blocks.
+void collect_unused_ops(const Users& users, const Region& region, std::vector<std::pair<Block*, Operation*>>& out) {
+  for (const auto& block : region.blocks())
     for (const auto& op : block->operations()) {
-      for (const auto& r : op->regions())
-        if (remove_one_unused_op(users, *r)) return true;
-      const bool dead = removable(*op) && std::all_of(op->results().begin(), op->results().end(),
-                                                      [&](const auto& r) { return unused(users, r.get()); });
-      if (dead) {
-        block->erase(*op);
-        return true;
-      }
+      for (const auto& r : op->regions()) collect_unused_ops(users, *r, out);
+      if (removable(*op) && std::all_of(op->results().begin(), op->results().end(),
+                                        [&](const auto& r) { return unused(users, r.get()); }))
+        out.emplace_back(block.get(), op.get());
     }
-  }
-  return false;
 }
 
 }  // namespace
@@ -118,7 +112,11 @@ void remove_dead_code(Function& function) {
     for (Operation* loop : loops)
       while (remove_one_carry(users_of(function), *loop)) changed = true;
   }
-  while (remove_one_unused_op(users_of(function), function.body())) {
+  // Each sweep erases what is unused now; the ops that fed only those are found by the next.
+  for (std::vector<std::pair<Block*, Operation*>> dead;; dead.clear()) {
+    collect_unused_ops(users_of(function), function.body(), dead);
+    if (dead.empty()) break;
+    for (const auto& [block, op] : dead) block->erase(*op);
   }
 }
 

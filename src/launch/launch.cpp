@@ -218,8 +218,8 @@ Specialisation specialise(const KernelRef& kernel, std::span<const LaunchArg> ar
   return s;
 }
 
-// Launch-ready kernels, one per (kernel, argument facts, single-block grid axes, options, device): a loaded cubin for a GPU, the
-// verified module for the CPU interpreter.
+// Launch-ready kernels, one per (kernel, argument facts, single-block grid axes, options, device): a loaded
+// cubin for a GPU, the verified module for the CPU interpreter.
 struct LoadedKernel {
   std::optional<runtime::LoadedModule> module;
   runtime::KernelFunction function;

@@ -313,18 +313,19 @@ void layer_norm_legacy(int64_t m, int64_t n) {
   auto x = ct::Tensor<E>::meta({m, n}), y = ct::Tensor<E>::meta({m, n});
   auto w = ct::Tensor<E>::meta({n}), b = ct::Tensor<E>::meta({n});
   auto mean = ct::Tensor<float>::meta({m}), rstd = ct::Tensor<float>::meta({m});
-  auto compile = [&]<int64_t BLOCK, int64_t TILES>(std::integral_constant<int64_t, BLOCK>,
-                                                   std::integral_constant<int64_t, TILES>) {
-    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK, TILES, TILES == 1 ? BLOCK : ct::dyn>,
+  auto compile = [&]<int64_t BLOCK, int64_t TILES, int64_t COLS>(
+                     std::integral_constant<int64_t, BLOCK>, std::integral_constant<int64_t, TILES>,
+                     std::integral_constant<int64_t, COLS>) {
+    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, BLOCK, TILES, COLS>,
                             y.partition({1, TILES * BLOCK}), mean.partition({1}), rstd.partition({1}), x, w,
                             b, 1e-5f, 0.0f));
   };
   if (n == ROW_TILE)  // N baked in, as the C ABI launches it
-    report(ct::compile_only("sm_90", {}, ct::kernels::layer_norm_legacy<E, ROW_TILE, 1, ROW_TILE>,
-                            y.partition({1, ROW_TILE}), mean.partition({1}), rstd.partition({1}), x, w, b, 1e-5f,
-                            0.0f));
+    compile(std::integral_constant<int64_t, ROW_TILE>{}, std::integral_constant<int64_t, 1>{},
+            std::integral_constant<int64_t, ROW_TILE>{});
   else
-    compile(std::integral_constant<int64_t, ROW_TILE / 2>{}, std::integral_constant<int64_t, 2>{});
+    compile(std::integral_constant<int64_t, ROW_TILE / 2>{}, std::integral_constant<int64_t, 2>{},
+            std::integral_constant<int64_t, ct::dyn>{});
 }
 
 void layer_norm_legacy(int64_t m, int64_t n) {
