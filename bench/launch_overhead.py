@@ -81,13 +81,11 @@ def main() -> int:
             "torch.add": per_launch_us(lambda: torch.add(a, b)),
         },
     }
-    maker = _tensor._descriptor_maker()
-    scratch = (maker.type * 3)()
+    packing = _tensor._descriptors_of_library()
+    scratch = (packing.type * 3)()
     result["python_pieces_us_median"] = {
         "torch.empty_like (the output)": per_launch_us(lambda: torch.empty_like(a)),
-        "3 descriptors packed in place": per_launch_us(
-            lambda: [_tensor._pack_into(maker, scratch, i * maker.size, t, "t") for i, t in enumerate((c, a, b))]
-        ),
+        "3 descriptors packed in place": per_launch_us(lambda: packing.packer.pack(scratch, (c, a, b), ("c", "a", "b"))),
         "current raw stream": per_launch_us(lambda: torch._C._cuda_getCurrentRawStream(0)),
         "argument checks": per_launch_us(lambda: _check_vector_add_arguments(a, b)),
     }

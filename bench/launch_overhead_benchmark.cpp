@@ -1,7 +1,7 @@
 // Host cost of launching a cached kernel (vector add, f32, 4096 elements): through the C ABI
 // (cutile_cpp_vector_add, as C, Python and TileGym call it) and through cutile::launch directly, against
 // the floor the driver sets — cuLaunchKernel alone on the same cubin, and with the event cutile records
-// per launch for its borrow states. Google Benchmark reports the wall time per launch; the stream is
+// per launch for its borrow states, and the cost of the calls that make a context current. Google Benchmark reports the wall time per launch; the stream is
 // drained every kBatch launches outside the timing, so the launch queue never fills and the time measured
 // is the host's. Needs a GPU.
 //   cutile-bench-launch-overhead --benchmark_format=json --benchmark_out=FILE
@@ -122,6 +122,29 @@ void driver_launch_vector_add(benchmark::State& state) {
   });
 }
 
+// What asking for the current context costs against setting it (Device::make_current asks first).
+template <bool SET>
+void driver_current_context(benchmark::State& state) {
+  std::string why;
+  auto& f = fixture(why);
+  if (!f) return state.SkipWithError(why.c_str());
+  f->gpu.make_current();
+  const ct::runtime::DriverApi& api = ct::runtime::driver_api();
+  ct::runtime::CUcontext context = nullptr;
+  api.cuCtxGetCurrent(&context);
+  for (auto _ : state) {
+    if constexpr (SET)
+      api.cuCtxSetCurrent(context);
+    else
+      api.cuCtxGetCurrent(&context);
+    benchmark::DoNotOptimize(context);
+  }
+}
+
+BENCHMARK(driver_current_context<false>)->Name("driver_ctx_get_current")->Unit(benchmark::kMicrosecond)
+    ->MinTime(0.5)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(driver_current_context<true>)->Name("driver_ctx_set_current")->Unit(benchmark::kMicrosecond)
+    ->MinTime(0.5)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(driver_launch_vector_add<false>)->Name("driver_launch_vector_add")->Unit(benchmark::kMicrosecond)
     ->MinTime(2.0)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(driver_launch_vector_add<true>)->Name("driver_launch_and_event_vector_add")->Unit(benchmark::kMicrosecond)

@@ -2,7 +2,8 @@
  * host memory and whose launches, events and streams succeed at once. With it on LD_LIBRARY_PATH, the
  * host side of cutile's launch path runs on a machine without a GPU, so its cost can be counted
  * (valgrind --tool=callgrind) and profiled apart from the driver's own. Kernels do not execute: results
- * are meaningless, only the host work is real.
+ * are meaningless, only the host work is real. null_cuda_calls(name) counts the calls of the functions a
+ * cached launch may make, so that tests can hold the launch path to its driver calls.
  *   cc -shared -fPIC -O2 -o libcuda.so.1 null_cuda.c
  */
 #include <stdint.h>
@@ -14,8 +15,25 @@ typedef uint64_t CUdeviceptr;
 
 enum { SUCCESS = 0, INVALID_VALUE = 1, NOT_FOUND = 500 };
 
-/* Distinct non-null handles. */
-static char context_object, module_object, function_object, event_object, stream_object;
+/* Distinct non-null handles; each stream its own. */
+static char context_object, module_object, function_object, event_object;
+enum { MAX_STREAMS = 64 };
+static char stream_objects[MAX_STREAMS];
+static int next_stream;
+
+/* Calls counted, by function. */
+enum { CTX_GET_CURRENT, CTX_SET_CURRENT, LAUNCH_KERNEL, STREAM_WAIT_EVENT, EVENT_RECORD, COUNTED };
+static const char* const counted_names[COUNTED] = {"cuCtxGetCurrent", "cuCtxSetCurrent", "cuLaunchKernel",
+                                                   "cuStreamWaitEvent", "cuEventRecord"};
+static unsigned long long counts[COUNTED];
+
+/* How often `function` was called since the library was loaded; -1 for a function not counted. */
+long long null_cuda_calls(const char* function) {
+  for (int i = 0; i < COUNTED; ++i)
+    if (strcmp(function, counted_names[i]) == 0) return (long long)__atomic_load_n(&counts[i], __ATOMIC_RELAXED);
+  return -1;
+}
+static void count(int function) { __atomic_fetch_add(&counts[function], 1, __ATOMIC_RELAXED); }
 
 /* Live allocations, for the pointer-range queries. */
 enum { MAX_ALLOCATIONS = 4096 };
@@ -65,7 +83,9 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, int device) {
 }
 CUresult cuDevicePrimaryCtxRetain(void** context, int device) { (void)device; *context = &context_object; return SUCCESS; }
 CUresult cuDevicePrimaryCtxRelease_v2(int device) { (void)device; return SUCCESS; }
-CUresult cuCtxSetCurrent(void* context) { (void)context; return SUCCESS; }
+static _Thread_local void* current_context;
+CUresult cuCtxGetCurrent(void** context) { count(CTX_GET_CURRENT); *context = current_context; return SUCCESS; }
+CUresult cuCtxSetCurrent(void* context) { count(CTX_SET_CURRENT); current_context = context; return SUCCESS; }
 CUresult cuCtxSynchronize(void) { return SUCCESS; }
 CUresult cuCtxGetDevice(int* device) { *device = 0; return SUCCESS; }
 CUresult cuModuleLoadData(void** module, const void* image) { (void)image; *module = &module_object; return SUCCESS; }
@@ -78,6 +98,7 @@ CUresult cuModuleUnload(void* module) { (void)module; return SUCCESS; }
 CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void* stream, void** params, void** extra) {
   (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)shared, (void)stream, (void)params, (void)extra;
+  count(LAUNCH_KERNEL);
   return SUCCESS;
 }
 CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
@@ -108,12 +129,20 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, size_t bytes, vo
 CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t bytes, void* stream) { (void)stream; return cuMemcpyDtoH_v2(to, from, bytes); }
 CUresult cuMemsetD8Async(CUdeviceptr to, unsigned char value, size_t bytes, void* stream) { (void)stream; return cuMemsetD8_v2(to, value, bytes); }
 CUresult cuStreamSynchronize(void* stream) { (void)stream; return SUCCESS; }
-CUresult cuStreamCreate(void** stream, unsigned flags) { (void)flags; *stream = &stream_object; return SUCCESS; }
+CUresult cuStreamCreate(void** stream, unsigned flags) {
+  (void)flags;
+  *stream = &stream_objects[__atomic_fetch_add(&next_stream, 1, __ATOMIC_RELAXED) % MAX_STREAMS];
+  return SUCCESS;
+}
 CUresult cuStreamDestroy_v2(void* stream) { (void)stream; return SUCCESS; }
-CUresult cuStreamWaitEvent(void* stream, void* event, unsigned flags) { (void)stream, (void)event, (void)flags; return SUCCESS; }
+CUresult cuStreamWaitEvent(void* stream, void* event, unsigned flags) {
+  (void)stream, (void)event, (void)flags;
+  count(STREAM_WAIT_EVENT);
+  return SUCCESS;
+}
 CUresult cuStreamGetCtx(void* stream, void** context) { (void)stream; *context = &context_object; return SUCCESS; }
 CUresult cuEventCreate(void** event, unsigned flags) { (void)flags; *event = &event_object; return SUCCESS; }
-CUresult cuEventRecord(void* event, void* stream) { (void)event, (void)stream; return SUCCESS; }
+CUresult cuEventRecord(void* event, void* stream) { (void)event, (void)stream; count(EVENT_RECORD); return SUCCESS; }
 CUresult cuEventSynchronize(void* event) { (void)event; return SUCCESS; }
 CUresult cuEventQuery(void* event) { (void)event; return SUCCESS; }
 CUresult cuEventDestroy_v2(void* event) { (void)event; return SUCCESS; }

@@ -35,8 +35,8 @@ CheckedTensor check_fields(const TensorParam& param) {
   t.output = param.output;
   t.dtype = static_cast<cutile_cpp_dtype>(d.dtype);
   t.data = d.data;
-  t.shape.assign(d.shape, d.shape + d.ndim);
-  t.strides.assign(d.strides, d.strides + d.ndim);
+  t.shape = Dims(std::span<const int64_t>(d.shape, static_cast<size_t>(d.ndim)));
+  t.strides = Dims(std::span<const int64_t>(d.strides, static_cast<size_t>(d.ndim)));
   t.device_type = static_cast<cutile_cpp_device_type>(d.device_type);
   t.device_id = d.device_id;
   for (int i = 0; i < d.ndim; ++i) {

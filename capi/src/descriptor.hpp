@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cutile/dims.hpp"
 #include "cutile/ir/type.hpp"
 #include "cutile_cpp/kernels.h"
 
@@ -20,13 +21,15 @@ struct TensorParam {
   bool output;
 };
 
+static_assert(CUTILE_CPP_MAX_DIMS <= Dims::kCapacity);
+
 /// A descriptor that passed the field checks, copied out of the caller's memory.
 struct CheckedTensor {
   std::string name;
   bool output = false;
   cutile_cpp_dtype dtype = CUTILE_CPP_F32;
   void* data = nullptr;
-  std::vector<int64_t> shape, strides;
+  Dims shape, strides;  // inline: a call checks every descriptor, and allocations cost more than checks
   cutile_cpp_device_type device_type = CUTILE_CPP_DEVICE_CUDA;
   int32_t device_id = 0;
 

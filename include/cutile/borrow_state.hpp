@@ -42,7 +42,8 @@ class BorrowState {
 
   /// Before GPU work on `stream` uses the storage: checks the borrow as check_not_borrowed does, then makes
   /// `stream` wait (without blocking the host) for the last write, and for a write also for the reads
-  /// since then, where they ran on other streams.
+  /// since then, where they ran on other streams. A stream waits for one write once: its later work
+  /// stays behind the wait.
   void order_before_use(const Stream& stream, Access access, const Action& action, uint64_t holder = 0);
 
   /// After GPU work that used the storage was queued: `done` completes when that work has.
@@ -63,6 +64,7 @@ class BorrowState {
   uint64_t borrow_ = 0;  ///< the live exclusive borrow; 0 when none
   std::vector<int64_t> borrow_tile_;
   Completion last_write_;
+  std::vector<Stream> write_awaited_by_;  ///< streams already made to wait for last_write_
   std::vector<Completion> reads_;  ///< since the last write, at most one per stream (the latest)
 };
 

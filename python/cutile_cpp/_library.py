@@ -1,5 +1,8 @@
 """Finding, building and loading libcutile_cpp_kernels.so.
 
+The package's C extension cutile_cpp._descriptors (python/ext/descriptors.c) is found and built the same
+way, next to the library in release mode and in <build>/python in development mode.
+
 Two modes (CUTILE_CPP_MODE, default: development when this package is imported from a cutile-cpp source
 tree, release otherwise):
   release      the library and header installed inside the package (pip install)
@@ -14,8 +17,12 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import importlib.machinery
+import importlib.util
 import os
 import subprocess
+import sys
+import sysconfig
 import threading
 from pathlib import Path
 
@@ -23,10 +30,12 @@ from ._abi import Binding, parse_header
 from .errors import CutileCppBuildError, CutileCppError
 
 LIBRARY_NAME = "libcutile_cpp_kernels.so"
+# The C extension that packs descriptors (python/ext/descriptors.c), built for this interpreter.
+DESCRIPTORS_NAME = "_descriptors" + sysconfig.get_config_var("EXT_SUFFIX")
 HEADER = Path("cutile_cpp") / "kernels.h"
 _PACKAGE = Path(__file__).resolve().parent
-_SOURCE_DIRS = ("capi", "kernels", "include", "src")
-_SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".map", ".txt"}
+_SOURCE_DIRS = ("capi", "kernels", "include", "src", "python/ext")
+_SOURCE_SUFFIXES = {".h", ".hpp", ".c", ".cpp", ".map", ".txt"}
 _BUILD_TIMEOUT_S = 1800
 
 _lock = threading.Lock()
@@ -68,9 +77,10 @@ def newest_source_mtime(root: Path) -> float:
     return newest
 
 
-def is_stale(library: Path, root: Path) -> bool:
-    """Whether `library` is missing or older than a C++ source of the tree at `root`."""
-    return not library.is_file() or library.stat().st_mtime < newest_source_mtime(root)
+def is_stale(outputs: list[Path], root: Path) -> bool:
+    """Whether one of `outputs` is missing or older than a C++ source of the tree at `root`."""
+    newest = newest_source_mtime(root)
+    return any(not output.is_file() or output.stat().st_mtime < newest for output in outputs)
 
 
 def _autobuild_enabled() -> bool:
@@ -78,26 +88,29 @@ def _autobuild_enabled() -> bool:
 
 
 def build_command(root: Path, build: Path) -> list[list[str]]:
-    """The commands that (configure if needed and) build the library target."""
+    """The commands that (configure if needed and) build the library and the descriptor extension."""
     commands = []
     if not (build / "CMakeCache.txt").is_file():
-        commands.append(["cmake", "-S", str(root), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release"])
-    commands.append(["cmake", "--build", str(build), "--target", "cutile_cpp_kernels"])
+        commands.append(
+            ["cmake", "-S", str(root), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", f"-DCUTILE_PYTHON={sys.executable}"]
+        )
+    commands.append(["cmake", "--build", str(build), "--target", "cutile_cpp_kernels", "cutile_cpp_descriptors"])
     return commands
 
 
-def ensure_built(root: Path, build: Path, library: Path, commands: list[list[str]] | None = None) -> bool:
-    """Rebuilds `library` when it is stale, once across processes (flock on <build>/.cutile_cpp_build.lock).
+def ensure_built(root: Path, build: Path, outputs: list[Path], commands: list[list[str]] | None = None) -> bool:
+    """Rebuilds `outputs` when one is stale, once across processes (flock on <build>/.cutile_cpp_build.lock).
     Returns whether a build ran."""
-    if not is_stale(library, root):
+    if not is_stale(outputs, root):
         return False
     if not _autobuild_enabled():
-        raise CutileCppBuildError(f"{library} is missing or older than the C++ sources, and CUTILE_CPP_AUTOBUILD=0")
+        names = ", ".join(str(output) for output in outputs)
+        raise CutileCppBuildError(f"{names}: missing or older than the C++ sources, and CUTILE_CPP_AUTOBUILD=0")
     build.mkdir(parents=True, exist_ok=True)
     with open(build / ".cutile_cpp_build.lock", "w") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX)
         try:
-            if not is_stale(library, root):  # another process built it while this one waited
+            if not is_stale(outputs, root):  # another process built them while this one waited
                 return False
             for command in commands or build_command(root, build):
                 try:
@@ -107,11 +120,15 @@ def ensure_built(root: Path, build: Path, library: Path, commands: list[list[str
                 if done.returncode != 0:
                     output = (done.stdout + done.stderr)[-2000:]
                     raise CutileCppBuildError(f"{' '.join(command)} failed (exit {done.returncode}):\n{output}")
-            if not library.is_file():
-                raise CutileCppBuildError(f"the build finished but {library} is missing")
-            # The build system decides what a source change touches (a header the library does not
-            # include changes nothing); the library is current now.
-            os.utime(library)
+            for output in outputs:
+                if not output.is_file():
+                    raise CutileCppBuildError(
+                        f"the build finished but {output} is missing (for another interpreter than "
+                        f"{sys.executable}, configure the build with -DCUTILE_PYTHON={sys.executable})"
+                    )
+                # The build system decides what a source change touches (a header an output does not
+                # include changes nothing); the outputs are current now.
+                os.utime(output)
             return True
         finally:
             fcntl.flock(lock_file, fcntl.LOCK_UN)
@@ -124,8 +141,33 @@ def library_path() -> Path:
     if mode() == "release":
         return _PACKAGE / "lib" / LIBRARY_NAME
     library = build_dir() / "capi" / LIBRARY_NAME
-    ensure_built(source_root(), build_dir(), library)
+    ensure_built(source_root(), build_dir(), [library])
     return library
+
+
+def descriptors_path() -> Path:
+    """The descriptor extension: the package's in release mode, else the build directory's (rebuilt when
+    stale, as the library is)."""
+    if mode() == "release":
+        return _PACKAGE / DESCRIPTORS_NAME
+    extension = build_dir() / "python" / DESCRIPTORS_NAME
+    ensure_built(source_root(), build_dir(), [extension])
+    return extension
+
+
+def load_descriptors():
+    """The cutile_cpp._descriptors module (python/ext/descriptors.c)."""
+    name = "cutile_cpp._descriptors"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = descriptors_path()
+    if not path.is_file():
+        raise CutileCppError(f"{path} does not exist (mode {mode()}): the package's C extension was not built")
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(name, path, loader=loader))
+    loader.exec_module(module)
+    sys.modules[name] = module
+    return module
 
 
 def load() -> Binding:

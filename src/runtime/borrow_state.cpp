@@ -52,7 +52,11 @@ void BorrowState::order_before_use(const Stream& stream, Access access, const Ac
                                    uint64_t holder) {
   std::lock_guard lock(mutex_);
   check_locked(action, holder);
-  last_write_.order_before(stream);
+  if (last_write_.stream() && !(*last_write_.stream() == stream) &&
+      std::find(write_awaited_by_.begin(), write_awaited_by_.end(), stream) == write_awaited_by_.end()) {
+    last_write_.order_before(stream);
+    write_awaited_by_.push_back(stream);
+  }
   if (access == Access::write)
     for (const Completion& read : reads_) read.order_before(stream);
 }
@@ -61,6 +65,7 @@ void BorrowState::record_write(const Completion& done) {
   std::lock_guard lock(mutex_);
   // The writer was ordered after every earlier use (order_before_use), so it stands for all of them.
   last_write_ = done;
+  write_awaited_by_.clear();
   reads_.clear();
 }
 

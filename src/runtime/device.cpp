@@ -79,7 +79,11 @@ void Device::release() noexcept {
 }
 
 void Device::make_current() const {
-  check(driver_api().cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+  // Asking is cheaper than setting, and a launch makes its device current several times over.
+  const DriverApi& api = driver_api();
+  CUcontext current = nullptr;
+  if (api.cuCtxGetCurrent(&current) == kCudaSuccess && current == context_) return;
+  check(api.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
 }
 
 void Device::synchronize() const {

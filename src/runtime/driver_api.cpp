@@ -55,6 +55,7 @@ LoadedDriver load_driver() {
   need(api.cuDeviceGetAttribute, "cuDeviceGetAttribute");
   need(api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   need(api.cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease_v2");
+  need(api.cuCtxGetCurrent, "cuCtxGetCurrent");
   need(api.cuCtxSetCurrent, "cuCtxSetCurrent");
   need(api.cuCtxSynchronize, "cuCtxSynchronize");
   need(api.cuModuleLoadData, "cuModuleLoadData");

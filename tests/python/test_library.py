@@ -62,22 +62,28 @@ def fake_build(library: Path) -> list[list[str]]:
 def test_staleness(tmp_path):
     root, _, library = make_tree(tmp_path)
     touch(root / "capi" / "src" / "a.cpp", 1000)
-    assert _library.is_stale(library, root)  # missing
+    assert _library.is_stale([library], root)  # missing
     touch(library, 2000)
-    assert not _library.is_stale(library, root)
+    assert not _library.is_stale([library], root)
     touch(root / "kernels" / "normalization" / "softmax.hpp", 3000)
-    assert _library.is_stale(library, root)
+    assert _library.is_stale([library], root)
     touch(root / "kernels" / "README.md", 4000)  # not a C++ source
     touch(library, 3500)
-    assert not _library.is_stale(library, root)
+    assert not _library.is_stale([library], root)
+    extension = library.parent.parent / "python" / _library.DESCRIPTORS_NAME
+    assert _library.is_stale([library, extension], root)  # one output missing
+    touch(extension, 3500)
+    assert not _library.is_stale([library, extension], root)
+    touch(root / "python" / "ext" / "descriptors.c", 3600)  # the extension's source
+    assert _library.is_stale([library, extension], root)
 
 
 def test_rebuild_when_stale_and_only_then(tmp_path):
     root, build, library = make_tree(tmp_path)
     touch(root / "capi" / "src" / "a.cpp", 1000)
-    assert _library.ensure_built(root, build, library, fake_build(library))
+    assert _library.ensure_built(root, build, [library], fake_build(library))
     assert library.read_text() == "built"
-    assert not _library.ensure_built(root, build, library, [["false"]])  # up to date: nothing runs
+    assert not _library.ensure_built(root, build, [library], [["false"]])  # up to date: nothing runs
     assert (build / ".cutile_cpp_build.lock").exists()
 
 
@@ -85,7 +91,7 @@ def test_concurrent_rebuilds_build_once(tmp_path):
     root, build, library = make_tree(tmp_path)
     touch(root / "capi" / "src" / "a.cpp", 1000)
     results = []
-    threads = [threading.Thread(target=lambda: results.append(_library.ensure_built(root, build, library, fake_build(library))))
+    threads = [threading.Thread(target=lambda: results.append(_library.ensure_built(root, build, [library], fake_build(library))))
                for _ in range(4)]
     for thread in threads:
         thread.start()
@@ -99,15 +105,15 @@ def test_failed_build_reports_its_output(tmp_path):
     touch(root / "capi" / "src" / "a.cpp", 1000)
     command = [[sys.executable, "-c", "import sys; sys.stderr.write('softmax.cpp:1: error: no'); sys.exit(3)"]]
     with pytest.raises(CutileCppBuildError, match=r"failed \(exit 3\):\nsoftmax.cpp:1: error: no"):
-        _library.ensure_built(root, build, library, command)
+        _library.ensure_built(root, build, [library], command)
 
 
 def test_autobuild_off(tmp_path, monkeypatch):
     root, build, library = make_tree(tmp_path)
     touch(root / "capi" / "src" / "a.cpp", 1000)
     monkeypatch.setenv("CUTILE_CPP_AUTOBUILD", "0")
-    with pytest.raises(CutileCppBuildError, match="older than the C[+][+] sources, and CUTILE_CPP_AUTOBUILD=0"):
-        _library.ensure_built(root, build, library, fake_build(library))
+    with pytest.raises(CutileCppBuildError, match="missing or older than the C[+][+] sources, and CUTILE_CPP_AUTOBUILD=0"):
+        _library.ensure_built(root, build, [library], fake_build(library))
 
 
 def test_mode_selection(monkeypatch):
@@ -134,5 +140,5 @@ def test_a_build_with_nothing_to_do_makes_the_library_current(tmp_path):
     root, build, library = make_tree(tmp_path)
     touch(library, 1000)
     touch(root / "capi" / "include" / "unused.hpp", 2000)
-    assert _library.ensure_built(root, build, library, [[sys.executable, "-c", "pass"]])
-    assert not _library.is_stale(library, root)
+    assert _library.ensure_built(root, build, [library], [[sys.executable, "-c", "pass"]])
+    assert not _library.is_stale([library], root)

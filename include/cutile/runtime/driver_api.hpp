@@ -41,6 +41,7 @@ struct DriverApi {
   CUresult (*cuDeviceGetAttribute)(int* value, int attribute, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRelease_v2)(CUdevice device);
+  CUresult (*cuCtxGetCurrent)(CUcontext* context);
   CUresult (*cuCtxSetCurrent)(CUcontext context);
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuModuleLoadData)(CUmodule* module, const void* image);

@@ -1,0 +1,90 @@
+// The driver calls of a cached launch, counted on the null driver (bench/null_driver, put on the library
+// path by CTest): one cuLaunchKernel and one cuEventRecord; no context switch when the device is already
+// current; a wait for another stream's write once per stream, not once per launch. The first launch of
+// each test compiles with the real tileiras; kernels never run.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "cutile/launch.hpp"
+#include "cutile/runtime/driver_api.hpp"
+#include "elementwise/vector_add.hpp"
+#include "support/toolchain_fixture.hpp"
+
+namespace cutile {
+namespace {
+
+constexpr int64_t kElements = 4096, kTile = 1024;
+
+class NullDriverLaunch : public test_support::ToolchainTest {
+ protected:
+  void SetUp() override {
+    test_support::ToolchainTest::SetUp();
+    if (IsSkipped()) return;
+    std::string why;
+    ASSERT_TRUE(runtime::driver_available(&why)) << why;
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    ASSERT_NE(driver, nullptr) << "libcuda.so.1 is not loaded";
+    calls_ = reinterpret_cast<long long (*)(const char*)>(dlsym(driver, "null_cuda_calls"));
+    ASSERT_NE(calls_, nullptr) << "the loaded libcuda.so.1 is not the null driver: run this test through CTest";
+  }
+
+  /// Calls of each counted function since the last snapshot.
+  std::map<std::string, long long> calls_since_snapshot() {
+    std::map<std::string, long long> delta;
+    for (const char* name : {"cuCtxSetCurrent", "cuLaunchKernel", "cuStreamWaitEvent", "cuEventRecord"}) {
+      const long long now = calls_(name);
+      delta[name] = now - snapshot_[name];
+      snapshot_[name] = now;
+    }
+    return delta;
+  }
+
+  long long (*calls_)(const char*) = nullptr;
+  std::map<std::string, long long> snapshot_;
+};
+
+using Calls = std::map<std::string, long long>;
+
+TEST_F(NullDriverLaunch, CachedLaunchMakesOneLaunchAndOneEventRecord) {
+  Device gpu{0};
+  Stream stream{gpu};
+  Tensor<float> a = randn<float>({kElements}, gpu, 1), b = randn<float>({kElements}, gpu, 2);
+  Tensor<float> c = empty<float>({kElements}, gpu);
+  LaunchOptions options;
+  options.stream = stream;
+  auto launch_once = [&] { launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b); };
+  launch_once();  // traces, compiles, loads; a and b were written on the default stream: one wait each
+  calls_since_snapshot();
+  for (int i = 0; i < 3; ++i) {
+    launch_once();
+    EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
+                                             {"cuEventRecord", 1}}))
+        << "launch " << i + 2;
+  }
+}
+
+TEST_F(NullDriverLaunch, AStreamWaitsForAnotherStreamsWriteOnce) {
+  Device gpu{0};
+  Stream producer{gpu}, consumer{gpu};
+  Tensor<float> a = randn<float>({kElements}, gpu, 3), b = randn<float>({kElements}, gpu, 4);
+  Tensor<float> c = empty<float>({kElements}, gpu), d = empty<float>({kElements}, gpu);
+  LaunchOptions on_producer, on_consumer;
+  on_producer.stream = producer;
+  on_consumer.stream = consumer;
+  launch(on_producer, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);  // c written on producer
+  launch(on_consumer, kernels::vector_add<float, kTile>, d.partition({kTile}), c, c);  // compiles nothing new
+  calls_since_snapshot();
+  launch(on_producer, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);
+  // consumer reads c (one wait for its new write), writes d (read last on... its own stream: no wait)
+  launch(on_consumer, kernels::vector_add<float, kTile>, d.partition({kTile}), c, c);
+  EXPECT_EQ(calls_since_snapshot()["cuStreamWaitEvent"], 2) << "producer waits for consumer's read of c; consumer for c";
+  launch(on_consumer, kernels::vector_add<float, kTile>, d.partition({kTile}), c, c);
+  launch(on_consumer, kernels::vector_add<float, kTile>, d.partition({kTile}), c, c);
+  EXPECT_EQ(calls_since_snapshot()["cuStreamWaitEvent"], 0) << "consumer already waits for c's write";
+}
+
+}  // namespace
+}  // namespace cutile
