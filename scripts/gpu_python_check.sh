@@ -4,7 +4,7 @@
 # torch.compile, the TileGym plugin) and the launch-overhead benchmarks from C++ and Python.
 #   usage: scripts/gpu_python_check.sh PACK_DIR OUT_DIR
 # PACK_DIR may hold tc.tar.xz and googletest.tar.xz (as for scripts/gpu_session.sh) and wheels/ (from
-# scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile). OUT_DIR gets logs.tgz (every log, the pytest
+# scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile; each carried wheel is installed). OUT_DIR gets logs.tgz (every log, the pytest
 # JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
 set -uo pipefail
 pack=$(cd "$1" && pwd)
@@ -18,8 +18,9 @@ nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,nohea
 # Python packages the tests need, from the carried wheels, into a private target directory.
 site=$work/site
 if [[ -d $pack/wheels ]]; then
-  python3 -m pip install --quiet --no-index --find-links "$pack/wheels" --target "$site" --no-deps \
-    pytest iniconfig pluggy packaging tilegym cuda-tile >"$logs/pip.log" 2>&1 || echo "pip install failed (see pip.log)"
+  # Every carried wheel: the image's own pytest serves when none is carried.
+  python3 -m pip install --quiet --no-index --target "$site" --no-deps "$pack"/wheels/*.whl >"$logs/pip.log" 2>&1 ||
+    echo "pip install failed (see pip.log)"
 fi
 export PYTHONPATH=$site${PYTHONPATH:+:$PYTHONPATH}
 python3 -c 'import pytest' 2>/dev/null || { echo "pytest is missing: carry wheels/ (scripts/gpu_python_pack.sh)"; exit 1; }
