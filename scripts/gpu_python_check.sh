@@ -39,8 +39,11 @@ if [[ -f $pack/tc.tar.xz ]]; then
   tar -C "$work" -xJf "$pack/tc.tar.xz"
   mkdir -p "$work/toolchain/python" && rm -rf "$work/toolchain/python/nvidia" && mv "$work/nvidia" "$work/toolchain/python/"
   export CUTILE_TOOLCHAIN_DIR=$work/toolchain
+  # cuTile Python (the tests that compare with TileGym's kernels) finds tileiras on PATH: as in gpu_bench.sh.
+  python3 "$repo/bench/ops/cutile_toolchain.py" --wrap "$work/toolchain/python/nvidia/cu13" --into "$work/bin" >/dev/null
+  export PATH=$work/bin:$PATH
 fi
-export CUTILE_CACHE_DIR=$work/cache
+export CUTILE_CACHE_DIR=$work/cache CUDA_TILE_CACHE_DIR=$work/cutile-python-cache
 
 # The python tier, one pytest run over all files so that the JUnit XML has every case.
 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
