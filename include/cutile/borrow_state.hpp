@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -30,7 +31,7 @@ class BorrowState {
 
   /// Starts an exclusive borrow by a partition of tile `tile_shape` and returns its id (never 0). A
   /// cutile::UserError "cannot <action>: a partition of it ... is live" when another one is.
-  uint64_t begin_exclusive(std::vector<int64_t> tile_shape, const Action& action);
+  uint64_t begin_exclusive(std::span<const int64_t> tile_shape, const Action& action);
   /// Ends the borrow `id`; any other id is ignored.
   void end_exclusive(uint64_t id) noexcept;
   bool exclusively_borrowed() const;

@@ -40,12 +40,15 @@ inline std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std
 template <Element E>
 class Partition {
  public:
-  /// Prefer Tensor<E>::partition. `order`: tile dim i walks tensor dim order[i] (empty: in order).
-  Partition(Tensor<E> tensor, std::vector<int64_t> tile_shape, std::vector<int64_t> order = {})
+  /// Prefer Tensor<E>::partition and partition_prefix. `order`: tile dim i walks tensor dim order[i]
+  /// (empty: in order).
+  Partition(Tensor<E> tensor, std::vector<int64_t> tile_shape, std::vector<int64_t> order = {},
+            TileCover cover = TileCover::exact)
       : tensor_(std::move(tensor)),
         tile_shape_(std::move(tile_shape)),
         order_(order.empty() ? identity_dims(tensor_.shape().size()) : std::move(order)),
         grid_(partition_grid(tensor_.shape(), tile_shape_, order_, [this] { return tensor_.describe(); })),
+        cover_(cover),
         borrow_(
             tensor_.borrow_state().begin_exclusive(tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
 
@@ -55,6 +58,7 @@ class Partition {
         tile_shape_(std::move(other.tile_shape_)),
         order_(std::move(other.order_)),
         grid_(other.grid_),
+        cover_(other.cover_),
         borrow_(std::exchange(other.borrow_, 0)) {}
   Partition& operator=(Partition&& other) noexcept {
     if (this != &other) {
@@ -63,6 +67,7 @@ class Partition {
       tile_shape_ = std::move(other.tile_shape_);
       order_ = std::move(other.order_);
       grid_ = other.grid_;
+      cover_ = other.cover_;
       borrow_ = std::exchange(other.borrow_, 0);
     }
     return *this;
@@ -73,8 +78,9 @@ class Partition {
   const std::vector<int64_t>& tile_shape() const { return tile_shape_; }
   /// Which tensor dim each tile dim walks.
   const std::vector<int64_t>& order() const { return order_; }
-  /// Tiles per axis, one tile block each: the launch grid this partition implies.
+  /// Tiles per axis: the launch grid an exact partition implies, the most a prefix partition allows.
   const std::array<int64_t, 3>& grid() const { return grid_; }
+  TileCover cover() const { return cover_; }
   /// The partitioned tensor, for its metadata; reading its data through it is refused like any other
   /// read while the partition lives. Not for a moved-from partition.
   const Tensor<E>& tensor() const { return tensor_; }
@@ -94,6 +100,7 @@ class Partition {
     TensorArgView view = tensor_.arg_view();
     view.tile_shape = tile_shape_;
     view.tile_order = order_;
+    view.prefix_cover = cover_ == TileCover::prefix;
     view.borrow = borrow_;
     return view;
   }
@@ -107,6 +114,7 @@ class Partition {
   std::vector<int64_t> tile_shape_;
   std::vector<int64_t> order_;
   std::array<int64_t, 3> grid_;
+  TileCover cover_;
   uint64_t borrow_;
 };
 

@@ -94,6 +94,11 @@ class AnyTensor {
   int64_t offset_;  ///< bytes from the storage's start to element [0, ..., 0]
 };
 
+/// How a partition's tiles meet the launch grid. exact: one block per tile, the tile grid is the launch
+/// grid. prefix: the launch grid (given by LaunchOptions::grid or an exact output) covers, per axis, a
+/// prefix of the tiles; tiles past it are not written and keep their contents.
+enum class TileCover { exact, prefix };
+
 template <Element E>
 class Partition;
 
@@ -172,6 +177,12 @@ class Tensor : public AnyTensor {
   /// each block a transposed tile of c (for an Out<E, Shape<BN, BM>, Order<1, 0>>).
   Partition<E> partition(std::vector<int64_t> tile_shape, std::vector<int64_t> order) const {
     return Partition<E>(*this, std::move(tile_shape), std::move(order));
+  }
+  /// A partition whose launch grid may cover only a per-axis prefix of its tiles (LaunchOptions::grid, or
+  /// an exact output, sets the grid; it must not exceed the tile grid on any axis). The tiles past the
+  /// grid are not written. `order` as for partition (empty: in order).
+  Partition<E> partition_prefix(std::vector<int64_t> tile_shape, std::vector<int64_t> order = {}) const {
+    return Partition<E>(*this, std::move(tile_shape), std::move(order), TileCover::prefix);
   }
 };
 

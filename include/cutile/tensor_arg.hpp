@@ -27,6 +27,7 @@ struct TensorArgView {
   std::shared_ptr<BorrowState> state;
   Dims tile_shape;                  ///< a partition's tile; empty for a whole tensor
   Dims tile_order;                  ///< a partition's order (tile dim i walks tensor dim tile_order[i])
+  bool prefix_cover = false;        ///< a prefix partition: the launch grid may cover fewer of its tiles
   uint64_t borrow = 0;              ///< the exclusive borrow a partition holds; 0 for a whole tensor
 
   bool is_partition() const { return borrow != 0; }

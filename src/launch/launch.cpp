@@ -61,6 +61,9 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
     } else if (t.tile_shape != arg.kernel_dims) {
       throw UserError(name_text() + ": the partition's tile " + dims_text(t.tile_shape) + " differs from the kernel's output tile " +
                       dims_text(arg.kernel_dims) + " (" + t.describe() + ")");
+    } else if (arg.kind == ArgKind::output_tiles && t.prefix_cover) {
+      throw UserError(name_text() + ": a prefix partition cannot be an OutTiles argument, whose schedule hands out every "
+                      "tile (" + t.describe() + ")");
     } else if (t.tile_order != arg.kernel_order) {
       throw UserError(name_text() + ": the partition's order " + dims_text(t.tile_order) + " differs from the kernel's output order " +
                       dims_text(arg.kernel_order) + " (" + t.describe() + "); partition it with tensor.partition(tile, " +
@@ -108,23 +111,31 @@ std::vector<ArrayFacts> all_facts(std::span<const LaunchArg> args) {
 }
 
 // `default_blocks`: how many blocks a kernel whose outputs are all OutTiles gets (the device's SMs).
+// The tiles per axis of an output partition, padded with 1 to three axes.
+std::array<int64_t, 3> tile_grid(const TensorArgView& t) {
+  std::array<int64_t, 3> g = {1, 1, 1};
+  for (size_t d = 0; d < t.shape.size(); ++d) {
+    const int64_t extent = t.shape[static_cast<size_t>(t.tile_order[d])];  // tile dim d walks it
+    g[d] = (extent + t.tile_shape[d] - 1) / t.tile_shape[d];
+  }
+  return g;
+}
+
 std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchOptions& options, int64_t default_blocks) {
   std::optional<std::array<int64_t, 3>> grid;
   size_t decided_by = 0;
   int64_t most_tiles = 0;  // of any OutTiles argument
+  bool prefix_outputs = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!is_output(args[i].kind)) continue;
     const TensorArgView& t = *args[i].tensor;
-    std::array<int64_t, 3> g = {1, 1, 1};
-    int64_t tiles = 1;
-    for (size_t d = 0; d < t.shape.size(); ++d) {
-      const int64_t extent = t.shape[static_cast<size_t>(t.tile_order[d])];  // tile dim d walks it
-      const int64_t n = (extent + t.tile_shape[d] - 1) / t.tile_shape[d];
-      g[d] = n;
-      tiles *= n;
-    }
+    const std::array<int64_t, 3> g = tile_grid(t);
     if (args[i].kind == ArgKind::output_tiles) {
-      most_tiles = std::max(most_tiles, tiles);
+      most_tiles = std::max(most_tiles, g[0] * g[1] * g[2]);
+      continue;
+    }
+    if (t.prefix_cover) {  // bounds the grid, checked below; never sets it
+      prefix_outputs = true;
       continue;
     }
     if (grid && *grid != g)
@@ -142,12 +153,24 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   }
   const bool scheduled = std::any_of(args.begin(), args.end(), [](const LaunchArg& a) { return a.kind == ArgKind::output_tiles; });
   if (!grid && scheduled) grid = std::array<int64_t, 3>{std::clamp<int64_t>(most_tiles, 1, default_blocks), 1, 1};
+  if (!grid && prefix_outputs)
+    throw UserError("the kernel's output partitions are prefixes, which bound the launch grid but do not set it: pass "
+                    "LaunchOptions::grid");
   if (!grid) throw UserError("the kernel has no output partition to take the launch grid from: pass LaunchOptions::grid");
   for (int64_t g : *grid)
     if (g < 1 || g > INT32_MAX) throw UserError("launch grid dimensions must be in 1..2^31-1, got " + std::to_string(g));
   if (scheduled && ((*grid)[1] != 1 || (*grid)[2] != 1))
     throw UserError("a kernel with OutTiles parameters runs on a 1-D grid (its schedules hand out tiles by the x block "
                     "index only), got the grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
+  for (size_t i = 0; prefix_outputs && i < args.size(); ++i) {
+    if (!is_output(args[i].kind) || !args[i].tensor->prefix_cover) continue;
+    const std::array<int64_t, 3> g = tile_grid(*args[i].tensor);
+    for (size_t d = 0; d < 3; ++d)
+      if ((*grid)[d] > g[d])
+        throw UserError("the launch grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}) + " has more blocks along axis " +
+                        std::to_string(d) + " than " + arg_name(i, args[i]) + ", a prefix partition, has tiles " +
+                        dims_text({g[0], g[1], g[2]}) + ": a block would write past its tensor");
+  }
   return *grid;
 }
 

@@ -14,11 +14,11 @@ std::atomic<uint64_t> next_borrow_id{1};
 
 }  // namespace
 
-uint64_t BorrowState::begin_exclusive(std::vector<int64_t> tile_shape, const Action& action) {
+uint64_t BorrowState::begin_exclusive(std::span<const int64_t> tile_shape, const Action& action) {
   std::lock_guard lock(mutex_);
   check_locked(action, 0);
   borrow_ = next_borrow_id.fetch_add(1, std::memory_order_relaxed);
-  borrow_tile_ = std::move(tile_shape);
+  borrow_tile_.assign(tile_shape.begin(), tile_shape.end());  // keeps its capacity from the last borrow
   return borrow_;
 }
 

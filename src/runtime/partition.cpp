@@ -17,7 +17,7 @@ std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std::span<
   if (order.size() != shape.size())
     throw UserError(what() + " in order " + format_extents(order) + ": the order has " + std::to_string(order.size()) +
                     " entries but the tensor has rank " + std::to_string(shape.size()));
-  std::vector<bool> seen(shape.size());
+  std::array<bool, 3> seen{};  // rank ≤ 3 (checked above)
   for (int64_t d : order) {
     if (d < 0 || d >= static_cast<int64_t>(shape.size()) || seen[static_cast<size_t>(d)])
       throw UserError(what() + " in order " + format_extents(order) +

@@ -13,7 +13,7 @@ std::string TensorArgView::describe() const {
                      (on_cpu        ? std::string("cpu")
                       : device >= 0 ? "cuda:" + std::to_string(device)
                                     : std::string("no device (meta)"));
-  if (is_partition()) text += " partitioned by tiles " + format_extents(tile_shape);
+  if (is_partition()) text += (prefix_cover ? " prefix-partitioned by tiles " : " partitioned by tiles ") + format_extents(tile_shape);
   for (size_t i = 0; i < tile_order.size(); ++i)
     if (tile_order[i] != static_cast<int64_t>(i)) return text + " in order " + format_extents(tile_order);
   return text;

@@ -43,6 +43,26 @@ TEST(LaunchChecks, OutputPartitionTileDiffersFromTheKernelsTile) {
       << message;
 }
 
+TEST(LaunchChecks, APrefixPartitionNeedsAGridAndBoundsIt) {
+  auto c = ct::Tensor<float>::meta({4096}), a = ct::Tensor<float>::meta({4096}), b = ct::Tensor<float>::meta({4096});
+  std::string message = cutile::test_support::error_of(
+      [&] { ct::compile_only("sm_90", {}, examples::vector_add<float, 1024>, c.partition_prefix({1024}), a, b); });
+  EXPECT_NE(message.find("the kernel's output partitions are prefixes, which bound the launch grid but do not set it: "
+                         "pass LaunchOptions::grid"),
+            std::string::npos)
+      << message;
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{5, 1, 1};
+  message = cutile::test_support::error_of(
+      [&] { ct::compile_only("sm_90", options, examples::vector_add<float, 1024>, c.partition_prefix({1024}), a, b); });
+  EXPECT_NE(message.find("the launch grid [5, 1, 1] has more blocks along axis 0 than argument 0 (Out<f32>), a prefix "
+                         "partition, has tiles [4, 1, 1]: a block would write past its tensor"),
+            std::string::npos)
+      << message;
+  options.grid = std::array<int64_t, 3>{3, 1, 1};  // a prefix of the four tiles
+  EXPECT_NO_THROW(ct::compile_only("sm_90", options, examples::vector_add<float, 1024>, c.partition_prefix({1024}), a, b));
+}
+
 TEST(LaunchChecks, ReadingATensorWhileAPartitionOfItIsLive) {
   auto x = ct::Tensor<float>::meta({1 << 12});
   auto c = ct::Tensor<float>::meta({1 << 12});

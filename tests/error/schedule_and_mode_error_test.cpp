@@ -25,6 +25,15 @@ TEST(ScheduleErrors, OutTilesNeedA1DGrid) {
   EXPECT_NE(message.find("[4, 2, 1]"), std::string::npos) << message;
 }
 
+TEST(ScheduleErrors, OutTilesTakeNoPrefixPartition) {
+  auto y = ct::Tensor<float>::meta({256});
+  const std::string message = error_of([&] { ct::compile_only("sm_90", {}, fill_linear, y.partition_prefix({16})); });
+  EXPECT_NE(message.find("argument 0 (OutTiles<f32>): a prefix partition cannot be an OutTiles argument, whose schedule "
+                         "hands out every tile"),
+            std::string::npos)
+      << message;
+}
+
 // A TileIndex handed out for `a` cannot address `b`.
 void cross_store(Tiles a, Tiles b) {
   ct::for_each_tile(a, ct::linear, [&](ct::TileIndex<float, ct::Shape<16>> t) { b.store(t, ct::zeros<float, 16>()); });

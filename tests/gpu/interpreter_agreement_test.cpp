@@ -11,6 +11,7 @@
 #include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "support/dsl_vocabulary_kernels.hpp"
 #include "support/gpu_fixture.hpp"
 
 namespace {
@@ -95,6 +96,17 @@ TEST_F(InterpreterAgreement, MatmulPersistentMatmulAndF8) {
   expect_agreement<ct::f16>({128, 96}, 2e-3, [&](ct::Tensor<ct::f16>& c, bool on_gpu) {
     ct::launch(lib::matmul<ct::f8e4m3fn, ct::f16, 128, 128, 128>, c.partition({128, 128}), on_gpu ? p_gpu : p_cpu,
                on_gpu ? q_gpu : q_cpu)
+        .sync();
+  });
+}
+
+// Fast accumulation changes rounding inside the tensor cores only; the interpreter sums exactly.
+TEST_F(InterpreterAgreement, Fp8FastAccumulation) {
+  auto [a_gpu, a_cpu] = same_randn<ct::f8e4m3fn>({40, 30}, *gpu, 11);
+  auto [w_gpu, w_cpu] = same_randn<ct::f8e4m3fn>({30, 50}, *gpu, 12);
+  expect_agreement<float>({40, 50}, 1e-3, [&](ct::Tensor<float>& y, bool on_gpu) {
+    ct::launch(cutile::test_support::vocabulary_kernels::fp8_matmul_fast_acc, y.partition({16, 16}),
+               on_gpu ? a_gpu : a_cpu, on_gpu ? w_gpu : w_cpu)
         .sync();
   });
 }

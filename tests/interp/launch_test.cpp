@@ -277,6 +277,28 @@ TEST(CpuLaunch, GridsWithAndWithoutSingleBlockAxesGetTheirOwnKernels) {
   }
 }
 
+// A prefix partition under a smaller grid: the blocks write the tiles they cover, by the same tile index
+// as an exact partition's; every element past the grid keeps its value.
+TEST(CpuLaunch, PrefixPartitionWritesTheTilesItsGridCoversAndNoOthers) {
+  const ct::Device cpu = ct::Device::cpu();
+  const std::array<int64_t, 3> shape = {7, 10, 9};  // tiles (2, 4, 4): a tile grid of 4 x 3 x 3, ragged
+  auto x = ct::randn<float>({shape[0], shape[1], shape[2]}, cpu, 8);
+  const std::vector<float> kept(static_cast<size_t>(shape[0] * shape[1] * shape[2]), -7.25f);
+  auto y = ct::from_host<float>(kept, {shape[0], shape[1], shape[2]}, cpu);
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{3, 1, 2};
+  ct::launch(options, scale_by_tile_index, y.partition_prefix({2, 4, 4}), x).sync();
+  const std::vector<float> xs = x.to_host(), ys = y.to_host();
+  for (int64_t a = 0; a < shape[0]; ++a)
+    for (int64_t b = 0; b < shape[1]; ++b)
+      for (int64_t c = 0; c < shape[2]; ++c) {
+        const auto e = static_cast<size_t>((a * shape[1] + b) * shape[2] + c);
+        const bool covered = a / 2 < 3 && b / 4 < 1 && c / 4 < 2;
+        const float scale = static_cast<float>(a / 2 * 100 + b / 4 * 10 + c / 4 + 1);
+        ASSERT_EQ(ys[e], covered ? xs[e] * scale : -7.25f) << "(" << a << ", " << b << ", " << c << ")";
+      }
+}
+
 TEST(CpuBackend, SetDefaultBackendSelectsTheDefaultDevice) {
   const ct::Backend before = ct::default_backend();
   ct::set_default_backend(ct::Backend::interpret);

@@ -1,5 +1,5 @@
 // The tile vocabulary beyond the examples, numerically: while_, cat, extract, argmax/argmin, scans,
-// batched mma and not, launched on Device::cpu() and checked against references computed here.
+// batched mma, fp8 fast accumulation and not, launched on Device::cpu() and checked against references computed here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -120,6 +120,25 @@ TEST(CpuVocabulary, BatchedMmaMatchesFloat64) {
         EXPECT_NEAR(hy[static_cast<size_t>((b * m + i) * n + j)], ref, 1e-3 * (1 + std::abs(ref)))
             << b << i << j;
       }
+}
+
+// The interpreter computes fast accumulation exactly: the mode only changes rounding inside the tensor
+// cores. The fp8 products and their f32 sums over one K tile of 32 are exact enough for 1e-5.
+TEST(CpuVocabulary, Fp8FastAccumulationMatchesFloat64) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t m = 20, n = 24, kk = 27;  // ragged: partial tiles in every dimension, zero-padded K
+  auto a = ct::randn<ct::f8e4m3fn>({m, kk}, cpu, 25), w = ct::randn<ct::f8e4m3fn>({kk, n}, cpu, 26);
+  auto y = ct::empty<float>({m, n}, cpu);
+  ct::launch(k::fp8_matmul_fast_acc, y.partition({16, 16}), a, w).sync();
+  const std::vector<ct::f8e4m3fn> ha = a.to_host(), hw = w.to_host();
+  const std::vector<float> hy = y.to_host();
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double ref = 0;
+      for (int64_t p = 0; p < kk; ++p)
+        ref += ct::from_element(ha[static_cast<size_t>(i * kk + p)]) * ct::from_element(hw[static_cast<size_t>(p * n + j)]);
+      EXPECT_NEAR(hy[static_cast<size_t>(i * n + j)], ref, 1e-5 * (1 + std::abs(ref))) << i << ", " << j;
+    }
 }
 
 TEST(CpuVocabulary, LogicalAndBitwiseNot) {

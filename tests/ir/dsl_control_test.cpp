@@ -32,7 +32,8 @@ TEST_P(LibraryKernel, MatchesGoldenIr) {
   cutile::test_support::expect_matches_golden(*GetParam().trace(), "library", GetParam().name);
 }
 
-// while_, cat, extract, argmax/argmin, scans, batched mma, not: against tests/golden/dsl_vocabulary/.
+// while_, cat, extract, argmax/argmin, scans, batched mma, fp8 fast accumulation, not: against
+// tests/golden/dsl_vocabulary/.
 class DslVocabulary : public ::testing::TestWithParam<TracedKernel> {};
 
 TEST_P(DslVocabulary, MatchesGoldenIr) {

@@ -1,5 +1,5 @@
 // Small kernels for the tile vocabulary beyond the examples: while_, cat, extract, argmax/argmin, scans,
-// batched mma, logical and bitwise not. Shared by the ir (golden text), aot (tileiras) and interp
+// batched mma, fp8 fast accumulation, logical and bitwise not. Shared by the ir (golden text), aot (tileiras) and interp
 // (numerics through cutile::launch on the CPU) tiers.
 #pragma once
 
@@ -81,6 +81,15 @@ inline void batched_matmul(ct::Out<float, ct::Shape<2, 16, 16>> y,
                   w.load(ct::tile<2, 32, 16>, {b, 0, j}, ct::pad::zero), ct::zeros<float, 2, 16, 16>()));
 }
 
+// y = a @ w for one 16 x 32 by 32 x 16 tile pair of fp8 e4m3 operands, accumulated in f32 with the
+// tensor cores' fast fp8 accumulation.
+inline void fp8_matmul_fast_acc(ct::Out<float, ct::Shape<16, 16>> y, ct::In<ct::f8e4m3fn, Dyn2> a,
+                                ct::In<ct::f8e4m3fn, Dyn2> w) {
+  auto [i, j] = y.tile_index();
+  y.store(ct::mma_fast_acc(a.load(ct::tile<16, 32>, {i, 0}, ct::pad::zero), w.load(ct::tile<32, 16>, {0, j}, ct::pad::zero),
+                           ct::zeros<float, 16, 16>()));
+}
+
 // Logical not on a mask, bitwise not on integers: y = x where !(x < 0) else ~x.
 inline void not_ops(ct::Out<int32_t, ct::Shape<16>> y, ct::In<int32_t, Dyn> x) {
   auto [i] = y.tile_index();
@@ -113,6 +122,10 @@ inline std::vector<TracedKernel> all() {
       {"batched_matmul",
        [] {
          return trace_with(&batched_matmul, {contiguous(3), contiguous(3), contiguous(3)});
+       }},
+      {"fp8_matmul_fast_acc",
+       [] {
+         return trace_with(&fp8_matmul_fast_acc, {contiguous(2), contiguous(2), contiguous(2)});
        }},
       {"not_ops",
        [] {

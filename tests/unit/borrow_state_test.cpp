@@ -29,7 +29,7 @@ TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
   BorrowState state;
   EXPECT_FALSE(state.exclusively_borrowed());
   EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("read tensor t"); }));
-  uint64_t id = state.begin_exclusive({16, 32}, [] { return std::string("partition tensor t"); });
+  uint64_t id = state.begin_exclusive(Extents{16, 32}, [] { return std::string("partition tensor t"); });
   EXPECT_NE(id, 0u);
   EXPECT_TRUE(state.exclusively_borrowed());
   EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("write tensor t"); }, id));
@@ -37,14 +37,14 @@ TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
   EXPECT_TRUE(contains(message, "cannot read tensor t: a partition of it (tile [16, 32]) is live"))
       << message;
   EXPECT_TRUE(contains(message, "unpartition()")) << message;
-  EXPECT_THROW(state.begin_exclusive({8}, [] { return std::string("partition tensor t"); }), UserError);
+  EXPECT_THROW(state.begin_exclusive(Extents{8}, [] { return std::string("partition tensor t"); }), UserError);
   state.end_exclusive(id + 1000);  // not the holder: ignored
   EXPECT_TRUE(state.exclusively_borrowed());
   state.end_exclusive(id);
   EXPECT_FALSE(state.exclusively_borrowed());
   EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("read tensor t"); }));
   // A stale id from an ended borrow does not end a newer one.
-  uint64_t second = state.begin_exclusive({4}, [] { return std::string("partition tensor t"); });
+  uint64_t second = state.begin_exclusive(Extents{4}, [] { return std::string("partition tensor t"); });
   EXPECT_NE(second, id);
   state.end_exclusive(id);
   EXPECT_TRUE(state.exclusively_borrowed());
@@ -53,8 +53,8 @@ TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
 
 TEST(BorrowState, BorrowIdsAreUniqueAcrossStates) {
   BorrowState a, b;
-  uint64_t id_a = a.begin_exclusive({1}, [] { return std::string("a"); });
-  uint64_t id_b = b.begin_exclusive({1}, [] { return std::string("b"); });
+  uint64_t id_a = a.begin_exclusive(Extents{1}, [] { return std::string("a"); });
+  uint64_t id_b = b.begin_exclusive(Extents{1}, [] { return std::string("b"); });
   EXPECT_NE(id_a, id_b);
   EXPECT_THROW(a.check_not_borrowed([] { return std::string("read a"); }, id_b), UserError);  // b's id does not unlock a
 }
