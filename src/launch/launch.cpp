@@ -110,7 +110,6 @@ std::vector<ArrayFacts> all_facts(std::span<const LaunchArg> args) {
   return facts;
 }
 
-// `default_blocks`: how many blocks a kernel whose outputs are all OutTiles gets (the device's SMs).
 // The tiles per axis of an output partition, padded with 1 to three axes.
 std::array<int64_t, 3> tile_grid(const TensorArgView& t) {
   std::array<int64_t, 3> g = {1, 1, 1};
@@ -121,6 +120,7 @@ std::array<int64_t, 3> tile_grid(const TensorArgView& t) {
   return g;
 }
 
+// `default_blocks`: how many blocks a kernel whose outputs are all OutTiles gets (the device's SMs).
 std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchOptions& options, int64_t default_blocks) {
   std::optional<std::array<int64_t, 3>> grid;
   size_t decided_by = 0;
