@@ -21,8 +21,9 @@ template <Element E, int64_t BLOCK = kMinBlock>
 void launch_layer_norm(const Tensor<E>& y, const Tensor<float>& mean, const Tensor<float>& rstd,
                        const Tensor<E>& x, const Tensor<E>& w, const Tensor<E>& b, float eps,
                        float weight_shift, const LaunchOptions& options) {
-  auto run = [&]<int64_t TILES>(std::integral_constant<int64_t, TILES>) {
-    launch(options, kernels::layer_norm_legacy<E, BLOCK, TILES>, y.partition({1, TILES * BLOCK}),
+  auto run = [&]<int64_t TILES, int64_t COLS = dyn>(std::integral_constant<int64_t, TILES>,
+                                                   std::integral_constant<int64_t, COLS> = {}) {
+    launch(options, kernels::layer_norm_legacy<E, BLOCK, TILES, COLS>, y.partition({1, TILES * BLOCK}),
            mean.partition({1}), rstd.partition({1}), x, w, b, eps, weight_shift);
   };
   const int64_t n = x.shape()[1];
@@ -32,8 +33,7 @@ void launch_layer_norm(const Tensor<E>& y, const Tensor<float>& mean, const Tens
     if (n > BLOCK) return run(std::integral_constant<int64_t, 2>{});
   }
   if (n < BLOCK) return run(std::integral_constant<int64_t, 1>{});  // rows shorter than kMinBlock
-  launch(options, kernels::layer_norm_legacy<E, BLOCK, 1, BLOCK>, y.partition({1, BLOCK}), mean.partition({1}),
-         rstd.partition({1}), x, w, b, eps, weight_shift);
+  run(std::integral_constant<int64_t, 1>{}, std::integral_constant<int64_t, BLOCK>{});
 }
 
 void check_extent(const CheckedTensor& t, int64_t expected, const CheckedTensor& of, const char* what) {

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import functools
 import importlib.machinery
 import importlib.util
 import os
@@ -140,9 +141,7 @@ def library_path() -> Path:
         return Path(override)
     if mode() == "release":
         return _PACKAGE / "lib" / LIBRARY_NAME
-    library = build_dir() / "capi" / LIBRARY_NAME
-    ensure_built(source_root(), build_dir(), [library])
-    return library
+    return _development_build()[0]
 
 
 def descriptors_path() -> Path:
@@ -150,9 +149,16 @@ def descriptors_path() -> Path:
     stale, as the library is)."""
     if mode() == "release":
         return _PACKAGE / DESCRIPTORS_NAME
-    extension = build_dir() / "python" / DESCRIPTORS_NAME
-    ensure_built(source_root(), build_dir(), [extension])
-    return extension
+    return _development_build()[1]
+
+
+@functools.cache
+def _development_build() -> tuple[Path, Path]:
+    """The library and the extension in the build directory, built together when either is stale; checked
+    once per process (a rebuild takes effect in the next process anyway)."""
+    outputs = (build_dir() / "capi" / LIBRARY_NAME, build_dir() / "python" / DESCRIPTORS_NAME)
+    ensure_built(source_root(), build_dir(), list(outputs))
+    return outputs
 
 
 def load_descriptors():

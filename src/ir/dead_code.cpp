@@ -109,8 +109,12 @@ void remove_dead_code(Function& function) {
     changed = false;
     std::vector<Operation*> loops;
     collect_for_ops(function.body(), loops);
+    Users users = users_of(function);
     for (Operation* loop : loops)
-      while (remove_one_carry(users_of(function), *loop)) changed = true;
+      while (remove_one_carry(users, *loop)) {
+        changed = true;
+        users = users_of(function);  // the removal erased ops and their uses
+      }
   }
   // Each sweep erases what is unused now; the ops that fed only those are found by the next.
   for (std::vector<std::pair<Block*, Operation*>> dead;; dead.clear()) {

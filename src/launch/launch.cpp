@@ -125,7 +125,7 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   std::optional<std::array<int64_t, 3>> grid;
   size_t decided_by = 0;
   int64_t most_tiles = 0;  // of any OutTiles argument
-  bool prefix_outputs = false;
+  std::vector<std::pair<size_t, std::array<int64_t, 3>>> prefixes;  // prefix outputs and their tile grids
   for (size_t i = 0; i < args.size(); ++i) {
     if (!is_output(args[i].kind)) continue;
     const TensorArgView& t = *args[i].tensor;
@@ -135,7 +135,7 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
       continue;
     }
     if (t.prefix_cover) {  // bounds the grid, checked below; never sets it
-      prefix_outputs = true;
+      prefixes.emplace_back(i, g);
       continue;
     }
     if (grid && *grid != g)
@@ -153,7 +153,7 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   }
   const bool scheduled = std::any_of(args.begin(), args.end(), [](const LaunchArg& a) { return a.kind == ArgKind::output_tiles; });
   if (!grid && scheduled) grid = std::array<int64_t, 3>{std::clamp<int64_t>(most_tiles, 1, default_blocks), 1, 1};
-  if (!grid && prefix_outputs)
+  if (!grid && !prefixes.empty())
     throw UserError("the kernel's output partitions are prefixes, which bound the launch grid but do not set it: pass "
                     "LaunchOptions::grid");
   if (!grid) throw UserError("the kernel has no output partition to take the launch grid from: pass LaunchOptions::grid");
@@ -162,15 +162,12 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   if (scheduled && ((*grid)[1] != 1 || (*grid)[2] != 1))
     throw UserError("a kernel with OutTiles parameters runs on a 1-D grid (its schedules hand out tiles by the x block "
                     "index only), got the grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
-  for (size_t i = 0; prefix_outputs && i < args.size(); ++i) {
-    if (!is_output(args[i].kind) || !args[i].tensor->prefix_cover) continue;
-    const std::array<int64_t, 3> g = tile_grid(*args[i].tensor);
+  for (const auto& [i, g] : prefixes)
     for (size_t d = 0; d < 3; ++d)
       if ((*grid)[d] > g[d])
         throw UserError("the launch grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}) + " has more blocks along axis " +
                         std::to_string(d) + " than " + arg_name(i, args[i]) + ", a prefix partition, has tiles " +
                         dims_text({g[0], g[1], g[2]}) + ": a block would write past its tensor");
-  }
   return *grid;
 }
 
