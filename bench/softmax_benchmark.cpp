@@ -12,48 +12,15 @@
 #include <vector>
 
 #include "cutile/launch.hpp"
-#include "cutile/runtime/driver_api.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "event_timer.hpp"
 #include "softmax_variants.hpp"
 #include "program_main.hpp"
 
 namespace {
 
 namespace ct = cutile;
-namespace rt = cutile::runtime;
-
-// A pair of timing events (Completion's events are created without timing, which makes them cheaper).
-class EventTimer {
- public:
-  EventTimer() {
-    rt::check(rt::driver_api().cuEventCreate(&start_, 0), "cuEventCreate");
-    rt::check(rt::driver_api().cuEventCreate(&stop_, 0), "cuEventCreate");
-  }
-  ~EventTimer() {
-    rt::driver_api().cuEventDestroy_v2(start_);
-    rt::driver_api().cuEventDestroy_v2(stop_);
-  }
-  EventTimer(const EventTimer&) = delete;
-  EventTimer& operator=(const EventTimer&) = delete;
-  void start(const ct::Stream& s) { rt::check(rt::driver_api().cuEventRecord(start_, s.handle()), "cuEventRecord"); }
-  double stop_ms(const ct::Stream& s) {
-    rt::check(rt::driver_api().cuEventRecord(stop_, s.handle()), "cuEventRecord");
-    rt::check(rt::driver_api().cuEventSynchronize(stop_), "cuEventSynchronize");
-    float ms = 0;
-    rt::check(rt::driver_api().cuEventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime");
-    return ms;
-  }
-
- private:
-  rt::CUevent start_ = nullptr, stop_ = nullptr;
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 int run(int argc, char** argv) {
   const int64_t rows = argc > 1 ? std::stoll(argv[1]) : 4096, cols = argc > 2 ? std::stoll(argv[2]) : 4096;
   const int runs = 100;
@@ -74,7 +41,7 @@ int run(int argc, char** argv) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
   for (int i = 0; i < 10; ++i) launch_softmax();
   std::vector<double> device_ms;
-  EventTimer timer;
+  bench::EventTimer timer;
   for (int i = 0; i < runs; ++i) {
     flush.zero(stream);
     timer.start(stream);
@@ -82,7 +49,7 @@ int run(int argc, char** argv) {
     device_ms.push_back(timer.stop_ms(stream));
   }
   const double bytes = 2.0 * static_cast<double>(rows * cols) * sizeof(ct::bf16);
-  const double softmax_ms = median(device_ms);
+  const double softmax_ms = bench::median(device_ms);
 
   // Variants of the kernel, same protocol.
   auto time_variant = [&](auto launch_one) {
@@ -94,7 +61,7 @@ int run(int argc, char** argv) {
       launch_one();
       ms.push_back(timer.stop_ms(stream));
     }
-    return median(ms);
+    return bench::median(ms);
   };
   const double reciprocal_ms = time_variant([&] {
     ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::FloatMode{}>, y.partition({1, 4096}), x);
@@ -135,7 +102,7 @@ int run(int argc, char** argv) {
       "\"reciprocal_approx_exp_8_rows\": %.5f, \"reciprocal_approx_exp_16_rows\": %.5f}}\n",
       gpu.name().c_str(), static_cast<long long>(rows), static_cast<long long>(cols), runs, softmax_ms,
       *std::min_element(device_ms.begin(), device_ms.end()), bytes / (softmax_ms * 1e-3) / 1e9, first_call_ms,
-      median(per_launch_us), reciprocal_ms, approx_ms, rows2_ms, rows4_ms, rows8_ms, rows16_ms);
+      bench::median(per_launch_us), reciprocal_ms, approx_ms, rows2_ms, rows4_ms, rows8_ms, rows16_ms);
   return 0;
 }
 

@@ -9,8 +9,8 @@
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
 #   usage: scripts/ir_diff_op.sh OP [--config KEY=VALUE ...]
-#          (OP: softmax, dropout, matmul, attention, relu, gelu, geglu, silu_and_mul, swiglu, rms_norm,
-#           layer_norm_legacy, persistent_layer_norm, rope)
+#          (OP: softmax, dropout, matmul, group_gemm, attention, relu, gelu, geglu, silu_and_mul, swiglu,
+#           rms_norm, layer_norm_legacy, persistent_layer_norm, rope)
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -62,6 +62,12 @@ case $op in
     variant_gen[static_persistent]=$work/gen/persistent_matmul.tileirbc
     variant_gen_kernel[static_persistent]=persistent_matmul
     primary=matmul
+    ;;
+  group_gemm)
+    dump group_gemm "$(config groups)" "$(config M)" "$(config N)" "$(config K)"
+    gen=$work/gen/group_gemm.tileirbc
+    gen_kernel=group_gemm
+    primary=group_gemm
     ;;
   attention)
     dump fmha "$(config B)" "$(config H)" "$(config S)"

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "cutile/arith.hpp"  // operator! on the loop condition
 #include "cutile/tile.hpp"
 
 namespace cutile {

@@ -65,6 +65,28 @@ struct ArrayFacts {
   bool operator==(const ArrayFacts&) const = default;
 };
 
+/// The index operands of a gather-scatter view: the ids at SPARSE, and for every other dimension d the
+/// element offset of tile `index[d]` (index[d] · T[d]): the view takes the start of each dense slice in
+/// elements (cuTile Python's ct.Slice(start, length)), the DSL a tile number as everywhere else.
+template <size_t SPARSE, int64_t... T, size_t RANK>
+std::vector<ir::Value*> gather_index(ir::Builder& b, ir::Value* ids, const std::array<IndexArg, RANK>& index) {
+  constexpr std::array<int64_t, RANK> tile = {T...};
+  std::vector<ir::Value*> operands;
+  for (size_t d = 0; d < RANK; ++d)
+    operands.push_back(d == SPARSE ? ids
+                                   : b.binary(ir::Opcode::muli, index[d].value(b),
+                                              b.constant_int(ir::ElementType::i32, tile[d])));
+  return operands;
+}
+
+/// RANK runtime extents.
+template <size_t RANK>
+inline constexpr std::array<int64_t, RANK> all_dynamic = [] {
+  std::array<int64_t, RANK> a{};
+  a.fill(dyn);
+  return a;
+}();
+
 /// The IR values of a tensor parameter after its prologue.
 struct ArrayValues {
   ir::Value* tensor_view = nullptr;
@@ -102,9 +124,14 @@ inline void stored(TraceContext::TokenChain& c, ir::Value* token) {
   ++c.stores;
 }
 
-/// Declares nothing (the entry's parameters exist already): consumes the 1 + 2·rank parameters starting
-/// at `first_param` and emits the prologue — assumes, then make_tensor_view with static extents from
-/// `static_dims` (dyn = runtime) and from the facts.
+/// The prologue of a tensor whose base pointer is `base` and whose extents and strides (i32, in elements)
+/// are `layout`, extents first: assumes, then make_tensor_view with static extents from `static_dims`
+/// (dyn = runtime) and from the facts.
+ArrayValues array_prologue(ir::Builder& b, ir::Value* base, std::span<ir::Value* const> layout,
+                           ir::ElementType element, std::span<const int64_t> static_dims, const ArrayFacts& facts);
+
+/// Declares nothing (the entry's parameters exist already): the prologue of the tensor parameter whose
+/// 1 + 2·rank entry parameters start at `first_param`.
 ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType element,
                         std::span<const int64_t> static_dims, const ArrayFacts& facts);
 
@@ -196,9 +223,8 @@ class In {
     const ir::Type type = ir::Type::gather_scatter_view({static_cast<int32_t>(T)...}, values_.tensor_view->type(),
                                                         static_cast<int32_t>(SPARSE), detail::padding_of(padding));
     ir::Value* view = b.create_value(ir::Opcode::make_gather_scatter_view, type, {values_.tensor_view});
-    std::vector<ir::Value*> idx;
-    for (size_t d = 0; d < rank; ++d) idx.push_back(d == SPARSE ? ids.value() : index[d].value(b));
-    return Tile<E, Shape<T...>>(b.load_view(view, idx, nullptr, ir::MemoryOrdering::weak, std::nullopt,
+    return Tile<E, Shape<T...>>(b.load_view(view, detail::gather_index<SPARSE, T...>(b, ids.value(), index), nullptr,
+                                            ir::MemoryOrdering::weak, std::nullopt,
                                             detail::access_hints(hints))
                                     .first);
   }
@@ -440,6 +466,26 @@ class Out {
     std::vector<ir::Value*> idx;
     for (const IndexArg& i : tile_index) idx.push_back(i.value(b));
     part_.store(b, value, idx, hints, ordering);
+  }
+
+  /// Escape hatch: writes `value` through a gather-scatter view (bytecode 13.3; the store side of
+  /// In::load_gathered). Dimension SPARSE of the tile goes to the rows (elements) named by `ids`, the
+  /// other dimensions to tile `index` (its entry SPARSE is ignored): `y.unchecked_store_scattered<0>(t,
+  /// ids, {0, j})` writes y[ids[r], 64j + c] = t[r, c]. Ids outside the tensor are not written. The rows
+  /// need not lie in this block's tile, so blocks can race; the kernel must rule that out. Rank ≥ 2.
+  template <size_t SPARSE, int64_t... T, IntegerElement I>
+    requires(rank >= 2) && (SPARSE < rank) && (sizeof...(T) == rank) && TileShape<Shape<T...>>
+  void unchecked_store_scattered(const Tile<E, Shape<T...>>& value, const Tile<I, Shape<Shape<T...>::dims[SPARSE]>>& ids,
+                                 std::array<IndexArg, rank> index, AccessHints hints = {},
+                                 std::source_location where = std::source_location::current()) const {
+    ir::Builder& b = detail::trace_at(where);
+    const ir::Type type = ir::Type::gather_scatter_view({static_cast<int32_t>(T)...}, part_.values.tensor_view->type(),
+                                                        static_cast<int32_t>(SPARSE), std::nullopt);
+    ir::Value* view = b.create_value(ir::Opcode::make_gather_scatter_view, type, {part_.values.tensor_view});
+    detail::TraceContext::TokenChain& chain = *part_.tokens;
+    detail::stored(chain, b.store_view(value.value(), view, detail::gather_index<SPARSE, T...>(b, ids.value(), index),
+                                       detail::token_for_store(chain),
+                                       ir::MemoryOrdering::weak, std::nullopt, detail::access_hints(hints)));
   }
 
   /// Extent of tensor dimension A.

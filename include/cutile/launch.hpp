@@ -5,7 +5,9 @@
 //
 // Arguments: an In<E, S> takes a Tensor<E> (or an AnyTensor of element E), an Out<E, S> a Partition<E>
 // whose tile shape is S and whose order is the Out's (so does an OutTiles<E, S>), an Atomic<E, S> a
-// Tensor<E> that overlaps no other argument, a scalar Tile<E, Shape<>> a number. The grid is the
+// Tensor<E> that overlaps no other argument, a scalar Tile<E, Shape<>> a number, an InList<E, S> a
+// TensorList<E>, an OutTilesList<E, S> a PartitionList<E> (its members checked as an OutTiles is), a
+// RawPtr<E> a cutile::raw(Tensor<E>) that overlaps no other argument. The grid is the
 // Out partitions' grid (they must agree) unless LaunchOptions::grid gives it; a kernel whose outputs are
 // all OutTiles gets one block per SM (at most one per tile) by default, and always a 1-D grid. Launch-time checks: element type, rank, static
 // dims, partition tile shape, device, outputs overlapping any other argument, live partitions of
@@ -20,7 +22,9 @@
 #include "cutile/completion.hpp"
 #include "cutile/detail/trace_kernel.hpp"
 #include "cutile/stream.hpp"
+#include "cutile/raw.hpp"
 #include "cutile/tensor.hpp"
+#include "cutile/tensor_list.hpp"
 
 namespace cutile {
 
@@ -76,10 +80,11 @@ using Tracer = std::unique_ptr<ir::Module> (*)(AnyKernel, std::span<const ArrayF
 struct LaunchArg {
   ArgKind kind = ArgKind::scalar;
   ir::ElementType element = ir::ElementType::i32;  ///< what the kernel expects
-  std::optional<TensorArgView> tensor;             ///< tensors and partitions
+  std::optional<TensorArgView> tensor;             ///< tensors and partitions; a list's descriptor rows
   Dims kernel_dims;                  ///< In: the kernel's shape (dyn allowed); Out: the tile shape
   uint64_t scalar_bits = 0;          ///< scalars, in the element's own encoding
   Dims kernel_order;                  ///< Out, OutTiles: the order the partition must have
+  std::vector<TensorArgView> members;  ///< lists: the member tensors or partitions, checked as `kernel_dims`
 };
 
 struct KernelRef {
@@ -131,6 +136,30 @@ struct arg_binder<OutTiles<E, S, O>> {
   static LaunchArg bind(const Partition<E>& p) {
     return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::dims, 0, O::dims};
   }
+};
+
+template <Element E, ShapeType S>
+struct arg_binder<InList<E, S>> {
+  static LaunchArg bind(const TensorList<E>& list) {
+    LaunchArg arg{ArgKind::input_list, ir_element<E>, list.rows().arg_view(), S::dims, 0};
+    for (const Tensor<E>& m : list.members()) arg.members.push_back(m.arg_view());
+    return arg;
+  }
+};
+
+template <Element E, TileShape S>
+struct arg_binder<OutTilesList<E, S>> {
+  static LaunchArg bind(const PartitionList<E>& list) {
+    LaunchArg arg{ArgKind::output_tiles_list, ir_element<E>, list.rows().arg_view(), S::dims, 0,
+                  identity_order<S::rank>::dims};
+    for (const Partition<E>& m : list.members()) arg.members.push_back(m.arg_view());
+    return arg;
+  }
+};
+
+template <Element E>
+struct arg_binder<RawPtr<E>> {
+  static LaunchArg bind(const Raw<E>& r) { return {ArgKind::raw_pointer, ir_element<E>, r.tensor.arg_view(), {}, 0}; }
 };
 
 template <Element E>

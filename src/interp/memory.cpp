@@ -36,17 +36,24 @@ Memory::Memory(std::span<const MemoryRegion> regions) : regions_(regions.begin()
 }
 
 const MemoryRegion& Memory::region_of(uint64_t address, int bytes, bool write, int64_t element) const {
-  // The last region starting at or below the address is the only candidate.
+  auto holds = [&](const MemoryRegion& r) {
+    const uint64_t offset = address - r.address;
+    return offset < static_cast<uint64_t>(r.bytes) && offset + static_cast<uint64_t>(bytes) <= static_cast<uint64_t>(r.bytes);
+  };
+  // The regions starting at or below the address, nearest first: regions may nest (a list member and a
+  // view into it), so the nearest need not be the one that holds the bytes.
   auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
                              [](uint64_t a, const MemoryRegion& r) { return a < r.address; });
+  for (auto r = it; r != regions_.begin();) {
+    --r;
+    if (!holds(*r)) continue;
+    if (write && !r->writable)
+      throw Fault(access_text(address, bytes, write, element) + " writes read-only region '" + r->name + "'");
+    return *r;
+  }
   if (it != regions_.begin()) {
     const MemoryRegion& r = *(it - 1);
     const uint64_t offset = address - r.address;
-    if (offset < static_cast<uint64_t>(r.bytes) && offset + static_cast<uint64_t>(bytes) <= static_cast<uint64_t>(r.bytes)) {
-      if (write && !r.writable)
-        throw Fault(access_text(address, bytes, write, element) + " writes read-only region '" + r.name + "'");
-      return r;
-    }
     if (offset < static_cast<uint64_t>(r.bytes) + 4096)
       throw Fault(access_text(address, bytes, write, element) + " is out of bounds of region '" + r.name + "' (" +
                   std::to_string(r.bytes) + " bytes at " + hex(r.address) + ", access at byte offset " +

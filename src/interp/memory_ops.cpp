@@ -90,6 +90,12 @@ std::vector<ElementAddress> view_addresses(const TileView& v, const std::vector<
     if (i == sparse) continue;
     const uint64_t idx = scalar_bits(*index[i]);
     shown[i] = static_cast<int64_t>(idx);
+    // A gather-scatter view's dense indices are element offsets (the start of a slice), whose elements
+    // past the tensor are masked like the sparse rows; the other views index tiles.
+    if (gather) {
+      start[i] = idx;
+      continue;
+    }
     if (idx >= static_cast<uint64_t>(space[i])) index_ok = false;
     start[i] = idx * static_cast<uint64_t>(t.is(K::strided_view) ? t.traversal_strides()[i] : tile[i]);
   }

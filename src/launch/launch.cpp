@@ -32,28 +32,54 @@ std::string dims_text(const Dims& dims) {
 }
 
 std::string arg_name(size_t i, const LaunchArg& arg) {
-  const char* kind = arg.kind == ArgKind::input          ? "In"
-                     : arg.kind == ArgKind::output       ? "Out"
-                     : arg.kind == ArgKind::output_tiles ? "OutTiles"
-                     : arg.kind == ArgKind::atomic       ? "Atomic"
-                                                         : "scalar";
+  const char* kind = arg.kind == ArgKind::input               ? "In"
+                     : arg.kind == ArgKind::output            ? "Out"
+                     : arg.kind == ArgKind::output_tiles      ? "OutTiles"
+                     : arg.kind == ArgKind::atomic            ? "Atomic"
+                     : arg.kind == ArgKind::input_list        ? "InList"
+                     : arg.kind == ArgKind::output_tiles_list ? "OutTilesList"
+                     : arg.kind == ArgKind::raw_pointer       ? "RawPtr"
+                                                              : "scalar";
   return "argument " + std::to_string(i) + " (" + kind + "<" + std::string(ir::element_type_name(arg.element)) + ">)";
 }
 
-// Everything that must hold before anything is traced or enqueued. `device` is -1 for compile_only.
-void check_args(std::span<LaunchArg> args, bool needs_memory) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const LaunchArg& arg = args[i];
-    if (!arg.tensor) continue;
-    const TensorArgView& t = *arg.tensor;
-    auto name_text = [&] { return arg_name(i, arg); };
-    if (t.element != arg.element)
-      throw UserError(name_text() + ": expected a tensor of " + std::string(ir::element_type_name(arg.element)) + ", got " +
-                      t.describe());
+// One tensor an argument passes: the tensor or partition itself, or a list's descriptor rows or member.
+struct ArgTensor {
+  const TensorArgView* view;
+  size_t arg;
+  std::optional<size_t> member;  // a list member's number
+  bool rows = false;             // a list's descriptor rows
+  bool written = false;          // the kernel may write it
+};
+
+// Calls f(ArgTensor) for every tensor args[i] passes.
+template <class F>
+void for_each_tensor(std::span<const LaunchArg> args, size_t i, F&& f) {
+  const LaunchArg& a = args[i];
+  if (!a.tensor) return;
+  if (!is_list(a.kind)) return f(ArgTensor{&*a.tensor, i, std::nullopt, false, is_written(a.kind)});
+  f(ArgTensor{&*a.tensor, i, std::nullopt, true, false});
+  for (size_t m = 0; m < a.members.size(); ++m) f(ArgTensor{&a.members[m], i, m, false, is_written(a.kind)});
+}
+
+std::string tensor_name(std::span<const LaunchArg> args, const ArgTensor& t) {
+  return arg_name(t.arg, args[t.arg]) + (t.member ? " member " + std::to_string(*t.member) : "") +
+         (t.rows ? "'s descriptor rows" : "");
+}
+
+// The element, rank, shape or tile, borrow and range checks of one tensor (a list's: of each member).
+template <class Name>
+void check_tensor(const LaunchArg& arg, const TensorArgView& t, const Name& name_text, bool needs_memory) {
+  if (t.element != arg.element)
+    throw UserError(name_text() + ": expected a tensor of " + std::string(ir::element_type_name(arg.element)) + ", got " +
+                    t.describe());
+  // A raw pointer passes the base address alone: no rank, shape or index range to check.
+  const bool layout_passed = arg.kind != ArgKind::raw_pointer;
+  if (layout_passed) {
     if (t.shape.size() != arg.kernel_dims.size())
       throw UserError(name_text() + ": expected a rank-" + std::to_string(arg.kernel_dims.size()) + " tensor, got " +
                       t.describe() + " (rank " + std::to_string(t.shape.size()) + ")");
-    if (arg.kind == ArgKind::input || arg.kind == ArgKind::atomic) {
+    if (arg.kind == ArgKind::input || arg.kind == ArgKind::atomic || arg.kind == ArgKind::input_list) {
       for (size_t d = 0; d < t.shape.size(); ++d)
         if (arg.kernel_dims[d] != dyn && arg.kernel_dims[d] != t.shape[d])
           throw UserError(name_text() + ": dimension " + std::to_string(d) + " must be " + std::to_string(arg.kernel_dims[d]) +
@@ -69,25 +95,45 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
                       dims_text(arg.kernel_order) + " (" + t.describe() + "); partition it with tensor.partition(tile, " +
                       dims_text(arg.kernel_order) + ")");
     }
-    // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
-    t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; }, t.borrow);
-    if (needs_memory && t.device < 0)
-      throw UserError(name_text() + " is a meta tensor without memory: it can be compiled for (cutile::compile_only) but not launched");
-    for (int64_t v : t.shape)
-      if (v > INT32_MAX) throw UserError(name_text() + ": extent " + std::to_string(v) + " exceeds the i32 index range of the kernel");
-    for (int64_t v : t.strides)
-      if (v > INT32_MAX) throw UserError(name_text() + ": stride " + std::to_string(v) + " exceeds the i32 index range of the kernel");
   }
-  // Outputs and atomics are exclusive: no other argument may reach their memory.
+  // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
+  t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; }, t.borrow);
+  if (needs_memory && t.device < 0)
+    throw UserError(name_text() + " is a meta tensor without memory: it can be compiled for (cutile::compile_only) but not launched");
+  if (!layout_passed) return;
+  for (int64_t v : t.shape)
+    if (v > INT32_MAX) throw UserError(name_text() + ": extent " + std::to_string(v) + " exceeds the i32 index range of the kernel");
+  for (int64_t v : t.strides)
+    if (v > INT32_MAX) throw UserError(name_text() + ": stride " + std::to_string(v) + " exceeds the i32 index range of the kernel");
+}
+
+// Everything that must hold before anything is traced or enqueued.
+void check_args(std::span<LaunchArg> args, bool needs_memory) {
+  thread_local std::vector<ArgTensor> tensors;  // keeps its capacity from launch to launch
+  tensors.clear();
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!is_written(args[i].kind)) continue;
-    for (size_t j = 0; j < args.size(); ++j) {
-      if (i == j || !args[j].tensor) continue;
-      if (args[i].tensor->device >= 0 && storage_overlaps(*args[i].tensor, *args[j].tensor))
-        throw UserError(arg_name(i, args[i]) + " overlaps " + arg_name(j, args[j]) + " in memory (" +
-                        args[i].tensor->describe() + " and " + args[j].tensor->describe() +
-                        (args[i].kind == ArgKind::atomic ? "): an Atomic tensor may not alias another argument"
-                                                         : "): an output may not alias another argument"));
+    const LaunchArg& arg = args[i];
+    if (!arg.tensor) continue;
+    if (!is_list(arg.kind)) {
+      check_tensor(arg, *arg.tensor, [&] { return arg_name(i, arg); }, needs_memory);
+    } else {
+      if (needs_memory && arg.tensor->device < 0)
+        throw UserError(arg_name(i, arg) + " is a list of meta tensors without memory: it can be compiled for "
+                        "(cutile::compile_only) but not launched");
+      for (size_t m = 0; m < arg.members.size(); ++m)
+        check_tensor(arg, arg.members[m], [&] { return arg_name(i, arg) + " member " + std::to_string(m); }, needs_memory);
+    }
+    for_each_tensor(args, i, [&](const ArgTensor& t) { tensors.push_back(t); });
+  }
+  // Outputs and atomics are exclusive: no other tensor of the launch may reach their memory.
+  for (const ArgTensor& w : tensors) {
+    if (!w.written) continue;
+    for (const ArgTensor& other : tensors) {
+      if (&other == &w || w.view->device < 0 || !storage_overlaps(*w.view, *other.view)) continue;
+      throw UserError(tensor_name(args, w) + " overlaps " + tensor_name(args, other) + " in memory (" +
+                      w.view->describe() + " and " + other.view->describe() +
+                      (args[w.arg].kind == ArgKind::atomic ? "): an Atomic tensor may not alias another argument"
+                                                           : "): an output may not alias another argument"));
     }
   }
 }
@@ -104,9 +150,26 @@ ArrayFacts facts_of(const TensorArgView& t) {
   return f;
 }
 
+// The facts the kernel is specialised on: a tensor's, those all of a list's members share, none for a scalar.
+ArrayFacts arg_facts(const LaunchArg& a) {
+  if (!a.tensor) return {};
+  if (a.kind == ArgKind::raw_pointer) return {.base_aligned_16 = a.tensor->address % 16 == 0};
+  if (!is_list(a.kind)) return facts_of(*a.tensor);
+  ArrayFacts shared = facts_of(a.members.front());
+  for (const TensorArgView& m : a.members) {
+    const ArrayFacts f = facts_of(m);
+    shared.unit_stride &= f.unit_stride;
+    shared.unit_extent &= f.unit_extent;
+    shared.extent_div16 &= f.extent_div16;
+    shared.stride_div16 &= f.stride_div16;
+    shared.base_aligned_16 = shared.base_aligned_16 && f.base_aligned_16;
+  }
+  return shared;
+}
+
 std::vector<ArrayFacts> all_facts(std::span<const LaunchArg> args) {
   std::vector<ArrayFacts> facts;
-  for (const LaunchArg& a : args) facts.push_back(a.tensor ? facts_of(*a.tensor) : ArrayFacts{});
+  for (const LaunchArg& a : args) facts.push_back(arg_facts(a));
   return facts;
 }
 
@@ -128,6 +191,15 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   std::vector<std::pair<size_t, std::array<int64_t, 3>>> prefixes;  // prefix outputs and their tile grids
   for (size_t i = 0; i < args.size(); ++i) {
     if (!is_output(args[i].kind)) continue;
+    if (args[i].kind == ArgKind::output_tiles_list) {  // the tiles of all members, numbered as one
+      int64_t tiles = 0;
+      for (const TensorArgView& m : args[i].members) {
+        const std::array<int64_t, 3> g = tile_grid(m);
+        tiles += g[0] * g[1] * g[2];
+      }
+      most_tiles = std::max(most_tiles, tiles);
+      continue;
+    }
     const TensorArgView& t = *args[i].tensor;
     const std::array<int64_t, 3> g = tile_grid(t);
     if (args[i].kind == ArgKind::output_tiles) {
@@ -151,7 +223,9 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
                       " differs from the output partitions' grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
     grid = options.grid;
   }
-  const bool scheduled = std::any_of(args.begin(), args.end(), [](const LaunchArg& a) { return a.kind == ArgKind::output_tiles; });
+  const bool scheduled = std::any_of(args.begin(), args.end(), [](const LaunchArg& a) {
+    return a.kind == ArgKind::output_tiles || a.kind == ArgKind::output_tiles_list;
+  });
   if (!grid && scheduled) grid = std::array<int64_t, 3>{std::clamp<int64_t>(most_tiles, 1, default_blocks), 1, 1};
   if (!grid && !prefixes.empty())
     throw UserError("the kernel's output partitions are prefixes, which bound the launch grid but do not set it: pass "
@@ -160,7 +234,8 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   for (int64_t g : *grid)
     if (g < 1 || g > INT32_MAX) throw UserError("launch grid dimensions must be in 1..2^31-1, got " + std::to_string(g));
   if (scheduled && ((*grid)[1] != 1 || (*grid)[2] != 1))
-    throw UserError("a kernel with OutTiles parameters runs on a 1-D grid (its schedules hand out tiles by the x block "
+    throw UserError("a kernel with OutTiles or OutTilesList parameters runs on a 1-D grid (its schedules hand out tiles "
+                    "by the x block "
                     "index only), got the grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
   for (const auto& [i, g] : prefixes)
     for (size_t d = 0; d < 3; ++d)
@@ -275,7 +350,7 @@ void fill_table_key(TableKey& key, const KernelRef& kernel, std::span<const Laun
   for (const LaunchArg& a : args) {
     key.signature.push_back(static_cast<int64_t>(a.kind) << 8 | static_cast<int64_t>(a.element));
     if (a.tensor) {
-      const ArrayFacts f = facts_of(*a.tensor);
+      const ArrayFacts f = arg_facts(a);
       key.signature.insert(key.signature.end(), {f.unit_stride, f.unit_extent, f.extent_div16, f.stride_div16,
                                                  f.base_aligned_16});
     }
@@ -328,7 +403,8 @@ std::shared_ptr<LoadedKernel> loaded_kernel(const KernelRef& kernel, std::span<c
   return kernel_table().emplace(key, std::move(loaded)).first->second;
 }
 
-// Kernel parameters: per tensor its base pointer, extents and strides (i32), per scalar its value.
+// Kernel parameters: per tensor its base pointer, extents and strides (i32), per list its descriptor
+// rows' address and member count (i32), per raw pointer its address, per scalar its value.
 struct PackedParams {
   std::vector<uint64_t> slots;
   std::vector<void*> pointers;
@@ -346,6 +422,11 @@ PackedParams& pack(std::span<const LaunchArg> args) {
       continue;
     }
     p.slots.push_back(a.tensor->address);
+    if (a.kind == ArgKind::raw_pointer) continue;
+    if (is_list(a.kind)) {
+      p.slots.push_back(static_cast<uint32_t>(a.members.size()));
+      continue;
+    }
     for (int64_t v : a.tensor->shape) p.slots.push_back(static_cast<uint32_t>(static_cast<int32_t>(v)));
     for (int64_t v : a.tensor->strides) p.slots.push_back(static_cast<uint32_t>(static_cast<int32_t>(v)));
   }
@@ -385,15 +466,14 @@ Device launch_device(std::span<const LaunchArg> args, const LaunchOptions& optio
 // inputs read-only.
 void interpret(const LoadedKernel& loaded, std::span<const LaunchArg> args, const std::array<int64_t, 3>& grid) {
   std::vector<interp::MemoryRegion> memory;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].tensor) continue;
-    const TensorArgView& t = *args[i].tensor;
-    memory.push_back({.address = t.address,
-                      .bytes = t.byte_extent(),
-                      .name = arg_name(i, args[i]),
-                      .writable = is_written(args[i].kind),
-                      .initialised = t.initialised});
-  }
+  for (size_t i = 0; i < args.size(); ++i)
+    for_each_tensor(args, i, [&](const ArgTensor& t) {
+      memory.push_back({.address = t.view->address,
+                        .bytes = t.view->byte_extent(),
+                        .name = tensor_name(args, t),
+                        .writable = t.written,
+                        .initialised = t.view->initialised});
+    });
   interp::run(*loaded.interpreted, loaded.name, pack(args).slots, grid, memory);
 }
 
@@ -405,9 +485,9 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   const std::array<int64_t, 3> grid = infer_grid(args, options, device.sm_count());
   const Stream stream = options.stream ? *options.stream : Stream::default_stream(device);
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].tensor)
-      args[i].tensor->order_before_use(stream, is_written(args[i].kind) ? Access::write : Access::read,
-                                       [&] { return arg_name(i, args[i]); });
+    for_each_tensor(args, i, [&](const ArgTensor& t) {
+      t.view->order_before_use(stream, t.written ? Access::write : Access::read, [&] { return tensor_name(args, t); });
+    });
   std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, grid, device);
   if (device.is_cpu()) {
     interpret(*loaded, args, grid);
@@ -419,13 +499,13 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
                                                       1, 1, 1, 0, stream.handle(), params.pointers.data(), nullptr),
                  "cuLaunchKernel");
   Completion done = Completion::record(stream);
-  for (const LaunchArg& a : args) {
-    if (!a.tensor) continue;
-    if (is_written(a.kind))
-      a.tensor->state->record_write(done);
-    else
-      a.tensor->state->record_read(done);
-  }
+  for (size_t i = 0; i < args.size(); ++i)
+    for_each_tensor(args, i, [&](const ArgTensor& t) {
+      if (t.written)
+        t.view->state->record_write(done);
+      else
+        t.view->state->record_read(done);
+    });
   return done;
 }
 

@@ -10,17 +10,13 @@ std::vector<ir::Type> array_param_types(ir::ElementType element, size_t rank) {
   return types;
 }
 
-ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType element,
-                        std::span<const int64_t> static_dims, const ArrayFacts& facts) {
-  ir::Builder& b = ctx.builder();
-  ir::Function& f = ctx.function();
+ArrayValues array_prologue(ir::Builder& b, ir::Value* base, std::span<ir::Value* const> layout,
+                           ir::ElementType element, std::span<const int64_t> static_dims, const ArrayFacts& facts) {
   const size_t rank = static_dims.size();
   const int element_bytes = std::max(1, ir::element_bits(element) / 8);
   auto bit = [](uint32_t mask, size_t d) { return (mask >> d) & 1u; };
 
-  ir::Value* base = f.parameter(first_param);
   if (facts.base_aligned_16) base = b.assume(base, ir::Attribute::div_by(16));
-
   ArrayValues out;
   out.base = base;
   std::vector<int64_t> shape, strides;
@@ -32,7 +28,7 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
       out.extents.push_back(b.constant_int(ir::ElementType::i32, fixed));
       continue;
     }
-    ir::Value* extent = b.assume(f.parameter(first_param + 1 + d), ir::Attribute::bounded(0, std::nullopt));
+    ir::Value* extent = b.assume(layout[d], ir::Attribute::bounded(0, std::nullopt));
     if (bit(facts.extent_div16, d)) extent = b.assume(extent, ir::Attribute::div_by(16));
     shape.push_back(ir::kDynamic);
     dynamic_shape.push_back(extent);
@@ -44,8 +40,7 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
       out.strides.push_back(nullptr);
       continue;
     }
-    ir::Value* stride =
-        b.assume(f.parameter(first_param + 1 + rank + d), ir::Attribute::bounded(0, std::nullopt));
+    ir::Value* stride = b.assume(layout[rank + d], ir::Attribute::bounded(0, std::nullopt));
     if (bit(facts.stride_div16, d) && 16 / element_bytes > 1)
       stride = b.assume(stride, ir::Attribute::div_by(16 / element_bytes));
     strides.push_back(ir::kDynamic);
@@ -55,6 +50,14 @@ ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType e
   out.tensor_view = b.make_tensor_view(base, ir::Type::tensor_view(ir::Type::element(element), shape, strides),
                                        dynamic_shape, dynamic_strides);
   return out;
+}
+
+ArrayValues trace_array(TraceContext& ctx, size_t first_param, ir::ElementType element,
+                        std::span<const int64_t> static_dims, const ArrayFacts& facts) {
+  ir::Function& f = ctx.function();
+  std::vector<ir::Value*> layout;
+  for (size_t i = 0; i < 2 * static_dims.size(); ++i) layout.push_back(f.parameter(first_param + 1 + i));
+  return array_prologue(ctx.builder(), f.parameter(first_param), layout, element, static_dims, facts);
 }
 
 std::optional<ir::Attribute> access_hints(const AccessHints& hints) {

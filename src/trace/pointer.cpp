@@ -7,6 +7,7 @@
 
 #include "cutile/error.hpp"
 #include "cutile/kernel_params.hpp"
+#include "cutile/raw_ptr.hpp"
 
 namespace cutile::detail {
 namespace {
@@ -74,22 +75,32 @@ PointerTile pointer_tile(ir::Builder& b, const Addressing& a, const std::vector<
   return {pointers, mask};
 }
 
+PointerTile raw_pointer_tile(ir::Builder& b, ir::Value* base, ir::Value* offsets, const std::vector<int64_t>& shape,
+                             ir::Value* mask) {
+  return {b.offset(splat(b, base, shape), to_i64(b, offsets)), mask};
+}
+
 std::pair<ir::Value*, ir::Value*> masked_load(ir::Builder& b, const PointerTile& p, double padding,
                                               std::optional<int> latency, ir::Value* token,
                                               const std::source_location& where, const LoadOrdering& ordering) {
   const std::vector<int64_t>& shape = p.pointers->type().shape();
   const E element = p.pointers->type().element().element().element_type();
-  ir::Value* pad = ir::is_float(element) ? b.constant_float(element, padding, shape)
-                                         : b.constant_int(element, static_cast<int64_t>(padding), shape);
-  ir::Operation& op = b.create(ir::Opcode::load_ptr_tko, {ir::tile_type(shape, element), ir::Type::token()},
-                               {{p.pointers}, {p.mask}, {pad}, optional_group(token)}, memory_attrs(ordering, latency, where));
+  // Padding only with a mask: an unmasked load reads every element.
+  ir::Value* pad = !p.mask                  ? nullptr
+                   : ir::is_float(element) ? b.constant_float(element, padding, shape)
+                                           : b.constant_int(element, static_cast<int64_t>(padding), shape);
+  ir::Operation& op =
+      b.create(ir::Opcode::load_ptr_tko, {ir::tile_type(shape, element), ir::Type::token()},
+               {{p.pointers}, optional_group(p.mask), optional_group(pad), optional_group(token)},
+               memory_attrs(ordering, latency, where));
   return {op.result(0), op.result(1)};
 }
 
 ir::Value* masked_store(ir::Builder& b, const PointerTile& p, ir::Value* value, std::optional<int> latency,
                         ir::Value* token, const std::source_location& where, const StoreOrdering& ordering) {
   return b
-      .create(ir::Opcode::store_ptr_tko, {ir::Type::token()}, {{p.pointers}, {value}, {p.mask}, optional_group(token)},
+      .create(ir::Opcode::store_ptr_tko, {ir::Type::token()},
+              {{p.pointers}, {value}, optional_group(p.mask), optional_group(token)},
               memory_attrs(ordering, latency, where))
       .result(0);
 }

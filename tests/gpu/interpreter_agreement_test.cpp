@@ -3,8 +3,11 @@
 // (‖gpu − cpu‖ / ‖cpu‖ within the output type's tolerance). Skipped with the reason where there is no GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
+#include <random>
 
 #include "attention/fmha.hpp"
 #include "cutile/launch.hpp"
@@ -107,6 +110,22 @@ TEST_F(InterpreterAgreement, Fp8FastAccumulation) {
   expect_agreement<float>({40, 50}, 1e-3, [&](ct::Tensor<float>& y, bool on_gpu) {
     ct::launch(cutile::test_support::vocabulary_kernels::fp8_matmul_fast_acc, y.partition({16, 16}),
                on_gpu ? a_gpu : a_cpu, on_gpu ? w_gpu : w_cpu)
+        .sync();
+  });
+}
+
+// A row permutation written through a gather-scatter view (Out::unchecked_store_scattered): every row of y
+// is written once, so the two outputs agree bit for bit.
+TEST_F(InterpreterAgreement, RowsScatteredThroughAGatherScatterView) {
+  auto [x_gpu, x_cpu] = same_randn<float>({77, 50}, *gpu, 13);
+  std::vector<int32_t> permutation(77);
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::shuffle(permutation.begin(), permutation.end(), std::mt19937(14));
+  const auto to_gpu = ct::from_host<int32_t>(permutation, {77}, *gpu);
+  const auto to_cpu = ct::from_host<int32_t>(permutation, {77}, ct::Device::cpu());
+  expect_agreement<float>({77, 50}, 0.0, [&](ct::Tensor<float>& y, bool on_gpu) {
+    ct::launch(cutile::test_support::vocabulary_kernels::scatter_rows, y.partition({16, 32}), on_gpu ? x_gpu : x_cpu,
+               on_gpu ? to_gpu : to_cpu)
         .sync();
   });
 }

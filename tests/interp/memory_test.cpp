@@ -1,10 +1,13 @@
 // Views (dynamic and static shapes, dim_map, padding, dropped out-of-bounds stores, strided and gather
-// views), masked pointer loads and stores, and atomics that stay atomic across parallel tile blocks.
+// views), masked pointer loads and stores, atomics that stay atomic across parallel tile blocks, and memory
+// regions that nest.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
+#include "interp/fault.hpp"
+#include "interp/memory.hpp"
 #include "support/pointer_io.hpp"
 
 namespace {
@@ -214,6 +217,21 @@ TEST(Globals, ReadAndWrite) {
   HostTensor out(E::i32, {4}, false);
   interp::run(m, "k", std::vector<uint64_t>{out.address()}, {1, 1, 1}, std::vector<interp::MemoryRegion>{out.region("out")});
   EXPECT_EQ(out.values(), (Values{1, 4, 9, 16}));
+}
+
+// Read-only regions may nest (a list member and a view into it, or two inputs sharing memory): a load in
+// the outer region past the inner one's end finds the outer region, not a bounds error.
+TEST(Regions, NestedReadOnlyRegionsBothServe) {
+  std::vector<uint8_t> bytes(256, 7), written(256, 1);
+  const uint64_t base = reinterpret_cast<uint64_t>(bytes.data());
+  const std::vector<interp::MemoryRegion> regions = {
+      {.address = base, .bytes = 256, .name = "outer", .writable = false, .initialised = written},
+      {.address = base + 64, .bytes = 32, .name = "inner", .writable = false,
+       .initialised = std::span<uint8_t>(written).subspan(64, 32)}};
+  const interp::Memory memory(regions);
+  EXPECT_EQ(memory.load(base + 200, 1, 0), 7u);  // past inner's end, inside outer
+  EXPECT_EQ(memory.load(base + 70, 1, 0), 7u);
+  EXPECT_THROW(memory.load(base + 256, 1, 0), interp::Fault);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // The tile vocabulary beyond the examples, numerically: while_, cat, extract, argmax/argmin, scans,
-// batched mma, fp8 fast accumulation and not, launched on Device::cpu() and checked against references computed here.
+// batched mma, fp8 fast accumulation, not and scatters through a gather-scatter view, launched on
+// Device::cpu() and checked against references computed here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "cutile/launch.hpp"
@@ -151,6 +153,23 @@ TEST(CpuVocabulary, LogicalAndBitwiseNot) {
   const std::vector<int32_t> got = y.to_host();
   for (size_t i = 0; i < values.size(); ++i)
     EXPECT_EQ(got[i], values[i] < 0 ? ~values[i] : values[i]) << values[i];
+}
+
+TEST(CpuVocabulary, RowsScatteredThroughAGatherScatterView) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t m = 37, n = 50;  // ragged: the last row block has 5 rows, the last column tile 18 columns
+  std::vector<int32_t> permutation(static_cast<size_t>(m));
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::shuffle(permutation.begin(), permutation.end(), std::mt19937(3));
+  auto x = ct::randn<float>({m, n}, cpu, 31);
+  auto to = ct::from_host<int32_t>(permutation, {m}, cpu);
+  auto y = ct::empty<float>({m, n}, cpu);
+  ct::launch(k::scatter_rows, y.partition({16, 32}), x, to).sync();
+  const std::vector<float> hx = x.to_host(), hy = y.to_host();
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = 0; c < n; ++c)
+      ASSERT_EQ(hy[static_cast<size_t>(permutation[static_cast<size_t>(r)] * n + c)], hx[static_cast<size_t>(r * n + c)])
+          << r << ", " << c;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Small kernels for the tile vocabulary beyond the examples: while_, cat, extract, argmax/argmin, scans,
-// batched mma, fp8 fast accumulation, logical and bitwise not. Shared by the ir (golden text), aot (tileiras) and interp
-// (numerics through cutile::launch on the CPU) tiers.
+// batched mma, fp8 fast accumulation, logical and bitwise not, lists of tensors, raw pointers. Shared by the
+// ir (golden text), aot (tileiras) and interp (numerics through cutile::launch on the CPU) tiers.
 #pragma once
 
 #include <cmath>
@@ -97,6 +97,36 @@ inline void not_ops(ct::Out<int32_t, ct::Shape<16>> y, ct::In<int32_t, Dyn> x) {
   y.store(ct::where(!(v < 0), v, ~v));
 }
 
+// y = Σ_g xs[g] over a list of equally shaped vectors: InList members read in a runtime loop.
+inline void sum_of_members(ct::Out<float, ct::Shape<16>> y, ct::InList<float, Dyn> xs) {
+  auto [i] = y.tile_index();
+  using Acc = ct::Tile<float, ct::Shape<16>>;
+  y.store(ct::loop(0, xs.size(), ct::zeros<float, 16>(), [&](ct::Int g, Acc sum) {
+    return sum + xs.member(g).load(ct::tile<16>, {i}, ct::pad::zero);
+  }));
+}
+
+// Escape hatch, through raw pointers: y[to[k]] = 2·x[k] and counts[to[k] % 4] += 1 for k < n (16 per
+// block; the grid is the caller's).
+inline void raw_scatter_count(ct::RawPtr<float> y, ct::RawPtr<int32_t> counts, ct::RawPtr<float> x,
+                              ct::In<int32_t, Dyn> to, ct::Int n) {
+  const auto k = ct::iota<int32_t, 16>() + ct::block_id<0>() * 16;  // (16)
+  const auto live = k < n;
+  const auto dest = to.gather(k);  // (16); 0 past the end
+  y.raw_store(dest, x.raw_load(k, live) * 2.0f, live);
+  counts.raw_atomic_add(dest % 4, ct::where(live, ct::full<int32_t, 16>(1), ct::full<int32_t, 16>(0)));
+}
+
+// Escape hatch, through a gather-scatter view: y[to[r], 32j + c] = x[r, 32j + c] for the rows r of block
+// (i, j), wherever to[r] lies (a row permutation of x). Rows past the end go to row M, which is not written.
+inline void scatter_rows(ct::Out<float, ct::Shape<16, 32>> y, ct::In<float, Dyn2> x, ct::In<int32_t, Dyn> to) {
+  auto [i, j] = y.tile_index();
+  const ct::Int m = x.extent<0>();
+  const auto r = ct::iota<int32_t, 16>() + i * 16;  // (16)
+  const auto rows = ct::where(r < m, to.load(ct::tile<16>, {i}, ct::pad::zero), ct::broadcast_to<ct::Shape<16>>(m));
+  y.unchecked_store_scattered<0>(x.load(ct::tile<16, 32>, {i, j}, ct::pad::zero), rows, {0, j});
+}
+
 inline std::vector<TracedKernel> all() {
   return {
       {"collatz_steps",
@@ -126,6 +156,18 @@ inline std::vector<TracedKernel> all() {
       {"fp8_matmul_fast_acc",
        [] {
          return trace_with(&fp8_matmul_fast_acc, {contiguous(2), contiguous(2), contiguous(2)});
+       }},
+      {"sum_of_members",
+       [] {
+         return trace_with(&sum_of_members, {contiguous(1), contiguous(1)});
+       }},
+      {"raw_scatter_count",
+       [] {
+         return trace_with(&raw_scatter_count, {contiguous(1), contiguous(1), contiguous(1), contiguous(1), {}});
+       }},
+      {"scatter_rows",
+       [] {
+         return trace_with(&scatter_rows, {contiguous(2), contiguous(2), contiguous(1)});
        }},
       {"not_ops",
        [] {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "attention/fmha.hpp"
+#include "gemm/group_gemm.hpp"
 #include "gemm/matmul.hpp"
 #include "support/dsl_kernels.hpp"
 
@@ -23,6 +24,10 @@ inline std::vector<TracedKernel> all() {
        [=] { return trace_with(&lib::matmul<ct::f8e4m3fn, ct::f16, 128, 128, 128>, {m2, m2, m2}); }},
       {"persistent_matmul_f16_grouped",
        [=] { return trace_with(&lib::persistent_matmul<ct::f16, ct::f16, 128, 128, 64, 8>, {m2, m2, m2}); }},
+      {"group_gemm_f16",
+       [=] { return trace_with(&lib::group_gemm<ct::f16, 128, 128, 128, false>, {m2, m2, m2}); }},
+      {"group_gemm_bf16_transposed_b",
+       [=] { return trace_with(&lib::group_gemm<ct::bf16, 128, 128, 64, true>, {m2, m2, m2}); }},
       {"fmha_f16_causal",
        [=] { return trace_with(&lib::fmha<ct::f16, 128, 128, 64, true>, {m3, m3, m3, m3, {}, {}, {}, {}}); }},
       {"fmha_bf16", [=] { return trace_with(&lib::fmha<ct::bf16, 64, 64, 64, false>, {m3, m3, m3, m3, {}, {}, {}, {}}); }},

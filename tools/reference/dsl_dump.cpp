@@ -7,6 +7,8 @@
 //   ... dsl_dump dropout DTYPE N       dropout and dropout_inplace, tile 1024
 //   ... dsl_dump matmul M N K              f16, tile 128x128x32, num_ctas 1, occupancy 1
 //   ... dsl_dump persistent_matmul M N K   f16, tile 128x512x64, grouped<8>, num_ctas 4, occupancy 1
+//   ... dsl_dump group_gemm GROUPS M N K   f16, GROUPS members of (M, K) @ (K, N), tile 128x128x128, B not
+//                                           transposed, num_ctas 1, occupancy 1, grid SMs (132)
 //   ... dsl_dump fmha B H S                f16, D 128, tiles 256x128, causal, occupancy 2
 //   ... dsl_dump relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H |
 //       swiglu DTYPE ROWS N    (APPROX: none, tanh) with the tiles and hints the C ABI picks
@@ -33,6 +35,7 @@
 #include "cutile/error.hpp"
 #include "cutile/launch.hpp"
 #include "elementwise/dropout.hpp"
+#include "gemm/group_gemm.hpp"
 #include "gemm/matmul.hpp"
 #include "normalization/layer_norm_legacy.hpp"
 #include "normalization/persistent_layer_norm.hpp"
@@ -114,6 +117,19 @@ void matmul(int64_t m, int64_t n, int64_t k, bool persistent) {
     report(ct::compile_only("sm_90", options, ct::kernels::matmul<ct::f16, ct::f16, 128, 128, 32>,
                             c.partition({128, 128}), a, b));
   }
+}
+
+void group_gemm(int64_t groups, int64_t m, int64_t n, int64_t k) {
+  auto list = [&](int64_t rows, int64_t cols) {  // distinct members: an output list may not repeat a tensor
+    std::vector<ct::Tensor<ct::f16>> members;
+    for (int64_t g = 0; g < groups; ++g) members.push_back(ct::Tensor<ct::f16>::meta({rows, cols}));
+    return ct::TensorList<ct::f16>(std::move(members));
+  };
+  ct::LaunchOptions options;
+  options.hints = {.num_ctas = 1, .occupancy = 1};
+  options.grid = std::array<int64_t, 3>{132, 1, 1};
+  report(ct::compile_only("sm_90", options, ct::kernels::group_gemm<ct::f16, 128, 128, 128, false>,
+                          list(m, n).partition({128, 128}), list(m, k), list(k, n)));
 }
 
 void fmha(int64_t batch, int64_t heads, int64_t seq) {
@@ -386,6 +402,10 @@ int run(int argc, char** argv) {
     matmul(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]), op == "persistent_matmul");
     return 0;
   }
+  if (argc == 6 && op == "group_gemm") {
+    group_gemm(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]), std::stoll(argv[5]));
+    return 0;
+  }
   if (argc == 5 && op == "fmha") {
     fmha(std::stoll(argv[2]), std::stoll(argv[3]), std::stoll(argv[4]));
     return 0;
@@ -419,7 +439,7 @@ int run(int argc, char** argv) {
   if (argc != 5 || op != "softmax")
     throw ct::UserError(
         "usage: dsl_dump softmax DTYPE ROWS COLS | dropout DTYPE N | matmul M N K | persistent_matmul M N K | "
-        "fmha B H S | relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | "
+        "group_gemm GROUPS M N K | fmha B H S | relu DTYPE N | gelu DTYPE N APPROX | geglu DTYPE M N APPROX | silu_and_mul DTYPE M H | "
         "swiglu DTYPE ROWS N | rms_norm M N | layer_norm_legacy M N | persistent_layer_norm M N | rope DTYPE "
         "H S D");
   const std::string dtype = argv[2];

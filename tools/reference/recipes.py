@@ -14,7 +14,7 @@ TILEGYM_DISABLE_AUTOTUNE=1; every such choice can be overridden through --config
 import math
 from dataclasses import dataclass, field
 
-from signatures import Array, Scalar, dtype
+from signatures import Array, ArrayList, Scalar, dtype
 
 H200_SMS = 132
 
@@ -139,6 +139,23 @@ def _matmul(c):
                {"num_ctas": p["sp_num_ctas"], "occupancy": p["sp_occupancy"]},
                "static_persistent=True: first H200 candidate (128, 512, 64, GROUP 8, num_ctas 4, occupancy 1, "
                "LOAD_LATENCY -1)"),
+    ]
+
+
+# group_gemm: tilegym/ops/cutile/group_gemm.py; bench_group_gemm runs M = N = K 1024..4096 with 4 or 16
+# groups of one size, f16. Autotuned: the first H200 candidate (128, 128, 128, num_ctas 1, occupancy 1).
+def _group_gemm(c):
+    m, n, k, groups, e = c["M"], c["N"], c["K"], c["groups"], dtype(c["dtype"])
+    b_shape = (n, k) if c["transpose_b"] else (k, n)
+    As = ArrayList(tuple(Array(e, (m, k)) for _ in range(groups)))
+    Bs = ArrayList(tuple(Array(e, b_shape) for _ in range(groups)))
+    Cs = ArrayList(tuple(Array(e, (m, n)) for _ in range(groups)))
+    num_sm = H200_SMS // c["num_ctas"] * c["occupancy"]
+    return [
+        Launch("group_gemm", "_group_gemm_kernel",
+               (As, Bs, Cs, c["tile_m"], c["tile_n"], c["tile_k"], num_sm, bool(c["transpose_b"])),
+               {"num_ctas": c["num_ctas"], "occupancy": c["occupancy"]},
+               "static_persistent=True: first H200 autotune candidate (128, 128, 128, num_ctas 1, occupancy 1)"),
     ]
 
 
@@ -278,6 +295,10 @@ RECIPES = {
                                 "sp_tile_m": 128, "sp_tile_n": 512, "sp_tile_k": 64, "sp_num_ctas": 4,
                                 "sp_occupancy": 1, "sp_load_latency": -1}, _matmul,
                      "C = A @ B with A (M, K), B (K, N): matmul, static_persistent"),
+    "group_gemm": Recipe("group_gemm", {"M": 2048, "N": 2048, "K": 2048, "groups": 4, "dtype": "f16",
+                                        "transpose_b": False, "tile_m": 128, "tile_n": 128, "tile_k": 128,
+                                        "num_ctas": 1, "occupancy": 1}, _group_gemm,
+                         "C_g = A_g @ B_g over lists of (M, K) and (K, N) matrices: group_gemm"),
     "attention": Recipe("attention", {"B": 4, "H": 32, "S": 4096, "D": 128, "dtype": "f16", "causal": True,
                                       "S_kv": None, "H_kv": None, "tile_m": 256, "tile_n": 128,
                                       "occupancy": 2}, _attention,

@@ -21,7 +21,7 @@ are three different specialisations), so recipes pass exactly the Python type Ti
 from dataclasses import dataclass
 
 import cuda.tile as ct
-from cuda.tile.compilation import ArrayConstraint, CallingConvention, ScalarConstraint
+from cuda.tile.compilation import ArrayConstraint, CallingConvention, ListConstraint, ScalarConstraint
 
 _INT32_MAX = 2**31 - 1
 _MAX_SPECIALISED_NDIM = 5  # cuTile's TMA_MAX_NDIM: no per-axis facts above it
@@ -92,10 +92,37 @@ class Scalar:
         raise TypeError(f"no scalar constraint for {self.value!r}")
 
 
+@dataclass(frozen=True)
+class ArrayList:
+    """A Python list of contiguous tensors of one dtype and rank (group GEMM's As, Bs, Cs). The JIT
+    states no per-element fact the elements do not all share, so the exporter states those all share."""
+    arrays: tuple
+
+    def constraint(self):
+        per_array = [a.constraint() for a in self.arrays]
+        first = per_array[0]
+
+        def common(values):
+            return values[0] if all(v == values[0] for v in values) else None
+
+        def common_div(values):
+            return values[0] if all(v == values[0] for v in values) else 1
+
+        rank = first.ndim
+        element = ArrayConstraint(
+            first.dtype, rank, index_dtype=ct.int32, stride_lower_bound_incl=0, alias_groups=(),
+            may_alias_internally=False,
+            stride_constant=[common([c.stride_constant[d] for c in per_array]) for d in range(rank)],
+            stride_divisible_by=[common_div([c.stride_divisible_by[d] for c in per_array]) for d in range(rank)],
+            shape_divisible_by=[common_div([c.shape_divisible_by[d] for c in per_array]) for d in range(rank)],
+            base_addr_divisible_by=16)
+        return ListConstraint(element, alias_groups=(), elements_may_alias=False)
+
+
 def constraints(args):
-    """Constraints for a launcher's argument tuple: Array and Scalar describe runtime arguments,
-    anything else is a ct.Constant value passed through unchanged."""
-    return [a.constraint() if isinstance(a, (Array, Scalar)) else a for a in args]
+    """Constraints for a launcher's argument tuple: Array, ArrayList and Scalar describe runtime
+    arguments, anything else is a ct.Constant value passed through unchanged."""
+    return [a.constraint() if isinstance(a, (Array, ArrayList, Scalar)) else a for a in args]
 
 
 def calling_convention(params):

@@ -155,6 +155,15 @@ class ArrayFacts(unittest.TestCase):
         self.assertEqual(s.Scalar(0.5).constraint().dtype, ct.float32)
         self.assertEqual(s.Scalar(True).constraint().dtype, ct.bool_)
 
+    def test_a_list_states_the_facts_its_members_share(self):
+        s = self.signatures
+        f16 = s.dtype("f16")
+        c = s.ArrayList((s.Array(f16, (64, 32)), s.Array(f16, (48, 40)))).constraint()
+        self.assertFalse(c.elements_may_alias)
+        self.assertEqual(c.element.stride_constant, (None, 1))
+        self.assertEqual(c.element.shape_divisible_by, (16, 1))   # 40 is not a multiple of 16
+        self.assertEqual(c.element.stride_divisible_by, (8, 1))    # row strides of 64 and 80 bytes; unit 2
+
     def test_rejects_strides_past_int32(self):
         s = self.signatures
         with self.assertRaisesRegex(ValueError, "INT32_MAX"):

@@ -9,16 +9,26 @@
 #include "cutile/atomic.hpp"
 #include "cutile/error.hpp"
 #include "cutile/kernel_params.hpp"
+#include "cutile/list.hpp"
+#include "cutile/raw_ptr.hpp"
 #include "cutile/schedule.hpp"
 
 namespace cutile::detail {
 
 /// output: an Out (one tile per block, the grid is its partition's); output_tiles: an OutTiles (tiles
-/// handed out by a schedule, any 1-D grid); atomic: an Atomic (a whole tensor, updated atomically).
-enum class ArgKind { input, output, output_tiles, scalar, atomic };
-inline bool is_output(ArgKind kind) { return kind == ArgKind::output || kind == ArgKind::output_tiles; }
-/// Whether the kernel may write the argument's memory (so nothing else may reach it).
-inline bool is_written(ArgKind kind) { return is_output(kind) || kind == ArgKind::atomic; }
+/// handed out by a schedule, any 1-D grid); atomic: an Atomic (a whole tensor, updated atomically);
+/// input_list, output_tiles_list: an InList, an OutTilesList (a list of tensors or partitions);
+/// raw_pointer: a RawPtr (a tensor's base address alone, read and written unchecked).
+enum class ArgKind { input, output, output_tiles, scalar, atomic, input_list, output_tiles_list, raw_pointer };
+inline bool is_output(ArgKind kind) {
+  return kind == ArgKind::output || kind == ArgKind::output_tiles || kind == ArgKind::output_tiles_list;
+}
+inline bool is_list(ArgKind kind) { return kind == ArgKind::input_list || kind == ArgKind::output_tiles_list; }
+/// Whether the kernel may write the argument's memory — a list's members, not its descriptor rows — so
+/// nothing else may reach it.
+inline bool is_written(ArgKind kind) {
+  return is_output(kind) || kind == ArgKind::atomic || kind == ArgKind::raw_pointer;
+}
 
 template <class P>
 struct param_traits;
@@ -41,13 +51,6 @@ struct tensor_param_traits {
   }
 };
 
-template <size_t RANK>
-inline constexpr std::array<int64_t, RANK> all_dynamic = [] {
-  std::array<int64_t, RANK> a{};
-  a.fill(dyn);
-  return a;
-}();
-
 template <Element E, ShapeType S>
 struct param_traits<In<E, S>> : tensor_param_traits<In<E, S>, ArgKind::input, E, S::rank, false, S::dims> {};
 
@@ -61,6 +64,44 @@ struct param_traits<OutTiles<E, S, O>>
 
 template <Element E, ShapeType S>
 struct param_traits<Atomic<E, S>> : tensor_param_traits<Atomic<E, S>, ArgKind::atomic, E, S::rank, true, S::dims> {};
+
+// A list parameter of kind KIND whose kernel-side object P is made from the traced list (and, when
+// TOKENS, a token chain of its own, shared by all members). `facts`: those all the members share.
+template <class P, ArgKind KIND, Element E, size_t RANK, bool TOKENS>
+struct list_param_traits {
+  static constexpr ArgKind kind = KIND;
+  static constexpr size_t rank = RANK;
+  using element = E;
+  static std::vector<ir::Type> types() { return list_param_types(); }
+  static P trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    ListValues values = trace_list(ctx, first, RANK, facts);
+    if constexpr (TOKENS)
+      return P(std::move(values), ctx.new_token_chain());
+    else
+      return P(std::move(values));
+  }
+};
+
+template <Element E, ShapeType S>
+struct param_traits<InList<E, S>> : list_param_traits<InList<E, S>, ArgKind::input_list, E, S::rank, false> {};
+
+template <Element E, TileShape S>
+struct param_traits<OutTilesList<E, S>>
+    : list_param_traits<OutTilesList<E, S>, ArgKind::output_tiles_list, E, S::rank, true> {};
+
+template <Element E>
+struct param_traits<RawPtr<E>> {
+  static constexpr ArgKind kind = ArgKind::raw_pointer;
+  static constexpr size_t rank = 0;
+  using element = E;
+  static std::vector<ir::Type> types() { return {ir::Type::scalar_tile_of_pointer(ir_element<E>)}; }
+  // The base alone: its alignment is the one fact the kernel gets.
+  static RawPtr<E> trace(TraceContext& ctx, size_t first, const ArrayFacts& facts) {
+    ir::Value* base = ctx.function().parameter(first);
+    if (facts.base_aligned_16) base = ctx.builder().assume(base, ir::Attribute::div_by(16));
+    return RawPtr<E>(base, ctx.new_token_chain());
+  }
+};
 
 template <Element E>
 struct param_traits<Tile<E, Shape<>>> {
@@ -82,8 +123,9 @@ std::string kernel_name_from_signature(std::string_view pretty_function);
 /// Finishes a traced body: appends `return`, names the entry after the kernel function.
 void finish_trace(TraceContext& ctx);
 
-/// Traces `kernel` for arguments with the given facts (one per parameter; ignored for scalars), for a grid
-/// with one block along the axes of `single_block_axes` (SingleBlockAxes: their block ids are the constant 0).
+/// Traces `kernel` for arguments with the given facts (one per parameter: a list's are those its members
+/// share; ignored for scalars), for a grid with one block along the axes of `single_block_axes`
+/// (SingleBlockAxes: their block ids are the constant 0).
 template <KernelParam... P>
 std::unique_ptr<ir::Module> trace_kernel(void (*kernel)(P...), std::span<const ArrayFacts> facts,
                                          uint32_t single_block_axes = 0) {

@@ -17,9 +17,11 @@ cuda_tile.module @kernels {
     %pview = make_partition_view %tview_10 : partition_view<tile=(8), padding_value = zero, tensor_view<?xi32, strides=[1]>>
     %tile, %result_token = load_view_tko weak %pview[%blockId_x] : partition_view<tile=(8), padding_value = zero, tensor_view<?xi32, strides=[1]>>, tile<i32> -> tile<8xi32>, token
     %gsview = make_gather_scatter_view %tview_7 : gather_scatter_view<tile=(8x16), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>, sparse_dim=0>
-    %tile_11, %result_token_12 = load_view_tko weak %gsview[%tile, %blockId_y] : gather_scatter_view<tile=(8x16), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>, sparse_dim=0>, tile<8xi32>, tile<i32> -> tile<8x16xf32>, token
+    %cst_16_i32 = constant <i32: 16> : tile<i32>
+    %0 = muli %blockId_y, %cst_16_i32 : tile<i32>
+    %tile_11, %result_token_12 = load_view_tko weak %gsview[%tile, %0] : gather_scatter_view<tile=(8x16), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>, sparse_dim=0>, tile<8xi32>, tile<i32> -> tile<8x16xf32>, token
     %pview_13 = make_partition_view %tview : partition_view<tile=(8x16), tensor_view<?x?xf32, strides=[?,1]>>
-    %0 = store_view_tko weak %tile_11, %pview_13[%blockId_x, %blockId_y] : tile<8x16xf32>, partition_view<tile=(8x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    %1 = store_view_tko weak %tile_11, %pview_13[%blockId_x, %blockId_y] : tile<8x16xf32>, partition_view<tile=(8x16), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
     return
   }
 }
