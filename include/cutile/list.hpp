@@ -150,13 +150,6 @@ class OutTilesList {
     t.tiles_.store(t.index_, value, hints, where);
   }
 
-  /// Reads tile `t` (for kernels that update their outputs in place).
-  Tile<E, S> load(const ListTileIndex<E, S>& t, pad padding = pad::none, AccessHints hints = {},
-                  std::source_location where = std::source_location::current()) const {
-    check_owner(t, where);
-    return t.tiles_.load(t.index_, padding, hints, where);
-  }
-
  private:
   friend struct detail::list_tile_access;
   void check_owner(const ListTileIndex<E, S>& t, const std::source_location& where) const {

@@ -132,8 +132,9 @@ void check_args(std::span<LaunchArg> args, bool needs_memory) {
       if (&other == &w || w.view->device < 0 || !storage_overlaps(*w.view, *other.view)) continue;
       throw UserError(tensor_name(args, w) + " overlaps " + tensor_name(args, other) + " in memory (" +
                       w.view->describe() + " and " + other.view->describe() +
-                      (args[w.arg].kind == ArgKind::atomic ? "): an Atomic tensor may not alias another argument"
-                                                           : "): an output may not alias another argument"));
+                      (args[w.arg].kind == ArgKind::atomic        ? "): an Atomic tensor may not alias another argument"
+                       : args[w.arg].kind == ArgKind::raw_pointer ? "): a RawPtr's tensor may not alias another argument"
+                                                                  : "): an output may not alias another argument"));
     }
   }
 }
@@ -234,8 +235,8 @@ std::array<int64_t, 3> infer_grid(std::span<const LaunchArg> args, const LaunchO
   for (int64_t g : *grid)
     if (g < 1 || g > INT32_MAX) throw UserError("launch grid dimensions must be in 1..2^31-1, got " + std::to_string(g));
   if (scheduled && ((*grid)[1] != 1 || (*grid)[2] != 1))
-    throw UserError("a kernel with OutTiles or OutTilesList parameters runs on a 1-D grid (its schedules hand out tiles "
-                    "by the x block "
+    throw UserError("a kernel with OutTiles or OutTilesList parameters runs on a 1-D grid (its schedules hand out "
+                    "tiles by the x block "
                     "index only), got the grid " + dims_text({(*grid)[0], (*grid)[1], (*grid)[2]}));
   for (const auto& [i, g] : prefixes)
     for (size_t d = 0; d < 3; ++d)

@@ -1,6 +1,7 @@
-// Misused lists of tensors are refused with their own messages, before anything is traced or enqueued:
-// when the list is made (empty, mixed ranks or devices), when it is partitioned (a member twice), and at
-// launch (a member's tile, an input member whose storage an output member holds, a 2-D grid, meta lists).
+// Misused lists of tensors are refused with their own messages, before anything is enqueued: when the
+// list is made (empty, mixed ranks or devices), when it is partitioned (a member twice), and at
+// launch (a member's tile, an input member whose storage an output member holds, a 2-D grid, meta lists),
+// and when the kernel is traced (a tile of one output list stored into another).
 // Aliasing through foreign memory, which only the byte ranges reveal, is in the gpu tier.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,23 @@ namespace lib = cutile::kernels;
 using cutile::test_support::error_of;
 
 constexpr auto kGroupGemm = lib::group_gemm<ct::f16, 16, 16, 16, false>;
+
+// Misuse the schedule cannot rule out by types: a tile of one output list stored into another.
+void store_into_the_other_list(ct::OutTilesList<float, ct::Shape<16>> a, ct::OutTilesList<float, ct::Shape<16>> b) {
+  ct::for_each_tile(a, ct::linear, [&](const ct::Int&) {
+    return [&](const ct::ListTileIndex<float, ct::Shape<16>>& t) { b.store(t, ct::zeros<float, 16>()); };
+  });
+}
+
+TEST(ListChecks, AListTileIndexFitsOnlyItsOwnList) {
+  ct::TensorList<float> a({ct::Tensor<float>::meta({64})}), b({ct::Tensor<float>::meta({64})});
+  const std::string message = error_of(
+      [&] { ct::compile_only("sm_90", {}, store_into_the_other_list, a.partition({16}), b.partition({16})); });
+  EXPECT_NE(message.find("list_error_test.cpp:"), std::string::npos) << message;
+  EXPECT_NE(message.find("a ListTileIndex made by for_each_tile for one output list was used with another"),
+            std::string::npos)
+      << message;
+}
 
 TEST(ListChecks, AListNeedsAMember) {
   const std::string message = error_of([] { ct::TensorList<float> empty(std::vector<ct::Tensor<float>>{}); });

@@ -27,6 +27,7 @@ TEST(RawPointerChecks, ARawPointerMayNotOverlapAnotherArgument) {
       [&] { ct::launch(one_block(), raw_scatter_count, ct::raw(y), ct::raw(counts), ct::raw(y), to, 16); });
   EXPECT_NE(message.find("argument 0 (RawPtr<f32>) overlaps argument 2 (RawPtr<f32>) in memory"), std::string::npos)
       << message;
+  EXPECT_NE(message.find("a RawPtr's tensor may not alias another argument"), std::string::npos) << message;
 }
 
 TEST(RawPointerChecks, APartitionedTensorCannotBeARawPointer) {
