@@ -18,8 +18,7 @@ Tensor<int64_t> list_rows(std::span<const AnyTensor> members, const Stream* stre
     if (m.shape().size() != rank)
       throw UserError(name() + " has rank " + std::to_string(m.shape().size()) + ", member 0 has rank " +
                       std::to_string(rank) + ": a list's members share their rank");
-    if (m.is_meta() != first.is_meta() ||
-        (!m.is_meta() && (m.device().is_cpu() != first.device().is_cpu() || m.device().index() != first.device().index())))
+    if (m.is_meta() != first.is_meta() || (!m.is_meta() && m.device() != first.device()))
       throw UserError(name() + " is not on the device of member 0 (" + first.describe() +
                       "): a list's members share their device");
     rows.push_back(static_cast<int64_t>(m.address()));
