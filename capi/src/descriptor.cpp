@@ -45,7 +45,7 @@ CheckedTensor check_fields(const TensorParam& param) {
       throw invalid("stride " + std::to_string(t.strides[i]) + " of dim " + std::to_string(i) + " is negative");
   }
   try {
-    check_layout(t.shape, t.strides, element_size(t.dtype), "descriptor " + t.name);
+    check_layout(t.shape, t.strides, element_size(t.dtype), "the layout");
   } catch (const Error& e) {
     throw invalid(e.message());
   }
@@ -134,6 +134,7 @@ std::vector<CheckedTensor> check_descriptors(std::initializer_list<TensorParam> 
   for (const TensorParam& p : params)
     if (!p.descriptor) throw AbiError(CUTILE_CPP_ERROR_NULL_POINTER, std::string(p.name) + ": the descriptor is null");
   std::vector<CheckedTensor> tensors;
+  tensors.reserve(params.size());
   for (const TensorParam& p : params) tensors.push_back(check_fields(p));
   if (device_id < 0)
     throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "device_id " + std::to_string(device_id) + " is negative");

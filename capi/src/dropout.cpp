@@ -49,9 +49,9 @@ extern "C" int32_t cutile_cpp_dropout(const cutile_cpp_tensor* y, const cutile_c
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> out(borrow(tensors[0], placement));
+      const cutile::Tensor<E> out(lend(tensors[0], placement));
       cutile::launch(options, cutile::kernels::dropout<E, kTile>, out.partition({kTile}),
-                     cutile::Tensor<E>(borrow(tensors[1], placement)), mix_seed(seed), p, keep_scale(p));
+                     cutile::Tensor<E>(lend(tensors[1], placement)), mix_seed(seed), p, keep_scale(p));
     });
   });
 }
@@ -70,7 +70,7 @@ extern "C" int32_t cutile_cpp_dropout_inplace(const cutile_cpp_tensor* x, double
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> inout(borrow(tensors[0], placement));
+      const cutile::Tensor<E> inout(lend(tensors[0], placement));
       cutile::launch(options, cutile::kernels::dropout_inplace<E, kTile>, inout.partition({kTile}),
                      mix_seed(seed), p, keep_scale(p));
     });

@@ -54,8 +54,8 @@ extern "C" int32_t cutile_cpp_geglu(const cutile_cpp_tensor* y, const cutile_cpp
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> yt(borrow(out, placement));
-      const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(in, placement)));
+      const cutile::Tensor<E> yt(lend(out, placement));
+      const auto [a, b] = activation::halves(cutile::Tensor<E>(lend(in, placement)));
       with_form(form, [&]<GeluApprox A>(std::integral_constant<GeluApprox, A>) {
         with_tile(out.shape[1], [&]<int64_t BM, int64_t BN>(std::integral_constant<int64_t, BM>,
                                                             std::integral_constant<int64_t, BN>) {
@@ -83,9 +83,9 @@ extern "C" int32_t cutile_cpp_geglu_backward(const cutile_cpp_tensor* dx, const 
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const auto pairs = activation::as_half_pairs(cutile::Tensor<E>(borrow(tensors[0], placement)));
-      const cutile::Tensor<E> dyt(borrow(tensors[1], placement));
-      const auto [a, b] = activation::halves(cutile::Tensor<E>(borrow(tensors[2], placement)));
+      const auto pairs = activation::as_half_pairs(cutile::Tensor<E>(lend(tensors[0], placement)));
+      const cutile::Tensor<E> dyt(lend(tensors[1], placement));
+      const auto [a, b] = activation::halves(cutile::Tensor<E>(lend(tensors[2], placement)));
       with_form(form, [&]<GeluApprox A>(std::integral_constant<GeluApprox, A>) {
         with_tile(tensors[1].shape[1], [&]<int64_t BM, int64_t BN>(std::integral_constant<int64_t, BM>,
                                                                    std::integral_constant<int64_t, BN>) {

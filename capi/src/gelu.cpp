@@ -40,7 +40,7 @@ extern "C" int32_t cutile_cpp_gelu(const cutile_cpp_tensor* y, const cutile_cpp_
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> yt(borrow(out, placement)), xt(borrow(in, placement));
+      const cutile::Tensor<E> yt(lend(out, placement)), xt(lend(in, placement));
       if (form == GeluApprox::tanh)
         launch_gelu<E, GeluApprox::tanh>(yt, xt, options);
       else
@@ -67,8 +67,8 @@ extern "C" int32_t cutile_cpp_gelu_backward(const cutile_cpp_tensor* dx, const c
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> dxt(borrow(tensors[0], placement)), dyt(borrow(tensors[1], placement)),
-          xt(borrow(tensors[2], placement));
+      const cutile::Tensor<E> dxt(lend(tensors[0], placement)), dyt(lend(tensors[1], placement)),
+          xt(lend(tensors[2], placement));
       constexpr int64_t tile = kTile;  // TileGym's backward width
       if (form == GeluApprox::tanh)
         cutile::launch(options, cutile::kernels::gelu_backward<E, GeluApprox::tanh, tile>,

@@ -87,9 +87,9 @@ extern "C" int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, cons
     const cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
       launch_layer_norm<E>(
-          cutile::Tensor<E>(borrow(out, placement)), cutile::Tensor<float>(borrow(mu, placement)),
-          cutile::Tensor<float>(borrow(r, placement)), cutile::Tensor<E>(borrow(in, placement)),
-          cutile::Tensor<E>(borrow(w, placement)), cutile::Tensor<E>(borrow(b, placement)),
+          cutile::Tensor<E>(lend(out, placement)), cutile::Tensor<float>(lend(mu, placement)),
+          cutile::Tensor<float>(lend(r, placement)), cutile::Tensor<E>(lend(in, placement)),
+          cutile::Tensor<E>(lend(w, placement)), cutile::Tensor<E>(lend(b, placement)),
           static_cast<float>(eps), static_cast<float>(weight_shift), options);
     });
   });

@@ -88,9 +88,9 @@ extern "C" int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y, 
     if (tensors[3].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
     dispatch_float(tensors[3].dtype, [&]<class E>(std::type_identity<E>) {
-      auto t = [&](int i) { return cutile::Tensor<E>(borrow(tensors[static_cast<size_t>(i)], placement)); };
+      auto t = [&](int i) { return cutile::Tensor<E>(lend(tensors[static_cast<size_t>(i)], placement)); };
       auto f = [&](int i) {
-        return cutile::Tensor<float>(borrow(tensors[static_cast<size_t>(i)], placement));
+        return cutile::Tensor<float>(lend(tensors[static_cast<size_t>(i)], placement));
       };
       with_column_tile(tensors[3].shape[1], [&]<int64_t BD>(std::integral_constant<int64_t, BD>) {
         constexpr int64_t ROWS = rows_for(BD);
@@ -121,9 +121,9 @@ extern "C" int32_t cutile_cpp_persistent_layer_norm_given_stats(
     if (tensors[1].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
     dispatch_float(tensors[1].dtype, [&]<class E>(std::type_identity<E>) {
-      auto t = [&](int i) { return cutile::Tensor<E>(borrow(tensors[static_cast<size_t>(i)], placement)); };
+      auto t = [&](int i) { return cutile::Tensor<E>(lend(tensors[static_cast<size_t>(i)], placement)); };
       auto f = [&](int i) {
-        return cutile::Tensor<float>(borrow(tensors[static_cast<size_t>(i)], placement));
+        return cutile::Tensor<float>(lend(tensors[static_cast<size_t>(i)], placement));
       };
       with_column_tile(tensors[1].shape[1], [&]<int64_t BD>(std::integral_constant<int64_t, BD>) {
         constexpr int64_t ROWS = rows_for(BD);

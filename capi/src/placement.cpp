@@ -26,11 +26,11 @@ Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void*
   }
 }
 
-AnyTensor borrow(const CheckedTensor& tensor, const Placement& placement) {
+AnyTensor lend(const CheckedTensor& tensor, const Placement& placement) {
   try {
-    return AnyTensor::borrow(element_type(tensor.dtype), element_size(tensor.dtype), tensor.data,
-                             {tensor.shape.begin(), tensor.shape.end()}, {tensor.strides.begin(), tensor.strides.end()},
-                             placement.device);
+    return AnyTensor::lend(element_type(tensor.dtype), element_size(tensor.dtype), tensor.data,
+                           {tensor.shape.begin(), tensor.shape.end()}, {tensor.strides.begin(), tensor.strides.end()},
+                           placement.device);
   } catch (const UserError& e) {
     throw AbiError(CUTILE_CPP_ERROR_INVALID_POINTER, tensor.describe() + ": " + e.message());
   }

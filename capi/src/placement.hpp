@@ -1,5 +1,5 @@
-// Where an op runs: the device and the caller's stream, and the caller's memory borrowed as cutile
-// tensors on that device.
+// Where an op runs: the device and the caller's stream, and the caller's memory lent as cutile tensors
+// on that device.
 #pragma once
 
 #include <span>
@@ -30,8 +30,9 @@ struct Placement {
 /// the driver does not know, or of another device, INVALID_STREAM.
 Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void* stream);
 
-/// `tensor`'s memory as a cutile tensor on `placement`'s device, never freed by cutile; memory the driver
-/// does not know as the device's is INVALID_POINTER.
-AnyTensor borrow(const CheckedTensor& tensor, const Placement& placement);
+/// `tensor`'s memory as a cutile tensor lent for this call (AnyTensor::lend: the caller's stream orders its
+/// uses, so no borrow state is kept and the launches record no event); memory the driver does not know
+/// as the device's is INVALID_POINTER.
+AnyTensor lend(const CheckedTensor& tensor, const Placement& placement);
 
 }  // namespace cutile::capi

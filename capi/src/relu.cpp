@@ -24,9 +24,9 @@ extern "C" int32_t cutile_cpp_relu(const cutile_cpp_tensor* y, const cutile_cpp_
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> yt(borrow(out, placement));
+      const cutile::Tensor<E> yt(lend(out, placement));
       cutile::launch(options, cutile::kernels::relu<E, kTile>, yt.partition({kTile}),
-                     cutile::Tensor<E>(borrow(in, placement)));
+                     cutile::Tensor<E>(lend(in, placement)));
     });
   });
 }

@@ -135,9 +135,9 @@ extern "C" int32_t cutile_cpp_rms_norm(const cutile_cpp_tensor* y, const cutile_
                  : CUTILE_CPP_RMS_NORM_MULTI_WAVE_RELOAD;
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      const Borrowed<E> t{cutile::Tensor<E>(borrow(out, placement)), cutile::Tensor<E>(borrow(in, placement)),
-                          cutile::Tensor<E>(borrow(w, placement)),
-                          cutile::Tensor<float>(borrow(r, placement))};
+      const Borrowed<E> t{cutile::Tensor<E>(lend(out, placement)), cutile::Tensor<E>(lend(in, placement)),
+                          cutile::Tensor<E>(lend(w, placement)),
+                          cutile::Tensor<float>(lend(r, placement))};
       launch_forward<E>(t, in.shape[1], mode, static_cast<float>(eps), static_cast<float>(offset), options);
     });
   });
@@ -185,10 +185,10 @@ extern "C" int32_t cutile_cpp_rms_norm_backward(const cutile_cpp_tensor* dx,
     cutile::LaunchOptions options = placement.launch_options();
     options.hints.occupancy = 1;  // TileGym's `occupancy=1`: one large persistent block per SM
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      launch_backward<E>(cutile::Tensor<E>(borrow(gx, placement)),
-                         cutile::Tensor<float>(borrow(part, placement)),
-                         cutile::Tensor<E>(borrow(gy, placement)), cutile::Tensor<E>(borrow(in, placement)),
-                         cutile::Tensor<E>(borrow(w, placement)), cutile::Tensor<float>(borrow(r, placement)),
+      launch_backward<E>(cutile::Tensor<E>(lend(gx, placement)),
+                         cutile::Tensor<float>(lend(part, placement)),
+                         cutile::Tensor<E>(lend(gy, placement)), cutile::Tensor<E>(lend(in, placement)),
+                         cutile::Tensor<E>(lend(w, placement)), cutile::Tensor<float>(lend(r, placement)),
                          in.shape[0], in.shape[1], options);
     });
   });

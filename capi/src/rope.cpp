@@ -126,8 +126,8 @@ extern "C" int32_t cutile_cpp_rope(const cutile_cpp_tensor* q, const cutile_cpp_
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     options.hints.occupancy = kOccupancy;
-    const cutile::AnyTensor bq = borrow(tq, placement), bk = borrow(tk, placement),
-                            bc = borrow(tc, placement), bs = borrow(ts, placement);
+    const cutile::AnyTensor bq = lend(tq, placement), bk = lend(tk, placement),
+                            bc = lend(tc, placement), bs = lend(ts, placement);
     // One launch over all B·S rows when both tensors fold batch and position into rows; else one per batch.
     const bool fold = rows_fold(tq) && rows_fold(tk);
     const int64_t batches = fold ? batch : 1;

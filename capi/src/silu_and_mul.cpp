@@ -40,8 +40,8 @@ extern "C" int32_t cutile_cpp_silu_and_mul(const cutile_cpp_tensor* y, const cut
     if (out.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> yt(borrow(out, placement));
-      const cutile::Tensor<E> xt(borrow(in, placement));
+      const cutile::Tensor<E> yt(lend(out, placement));
+      const cutile::Tensor<E> xt(lend(in, placement));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           out.shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
             cutile::launch(options_for<E>(T, placement), cutile::kernels::silu_and_mul<E, T>,
@@ -66,9 +66,9 @@ extern "C" int32_t cutile_cpp_silu_and_mul_backward(const cutile_cpp_tensor* dx,
     if (tensors[1].numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const auto pairs = activation::as_half_pairs(cutile::Tensor<E>(borrow(tensors[0], placement)));
-      const cutile::Tensor<E> dyt(borrow(tensors[1], placement));
-      const cutile::Tensor<E> xt(borrow(tensors[2], placement));
+      const auto pairs = activation::as_half_pairs(cutile::Tensor<E>(lend(tensors[0], placement)));
+      const cutile::Tensor<E> dyt(lend(tensors[1], placement));
+      const cutile::Tensor<E> xt(lend(tensors[2], placement));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           tensors[1].shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
             cutile::launch(options_for<E>(T, placement), cutile::kernels::silu_and_mul_backward<E, T>,

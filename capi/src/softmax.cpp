@@ -110,7 +110,7 @@ int32_t softmax(const char* op, const cutile_cpp_tensor* y, const cutile_cpp_ten
     if (in.numel() == 0) return;
     const Placement placement = place(tensors, device_id, stream);
     dispatch_float(in.dtype, [&]<class E>(std::type_identity<E>) {
-      launch_softmax<E>(Tensor<E>(borrow(out, placement)), Tensor<E>(borrow(in, placement)), in.shape[0],
+      launch_softmax<E>(Tensor<E>(lend(out, placement)), Tensor<E>(lend(in, placement)), in.shape[0],
                         in.shape[1], static_cast<cutile_cpp_softmax_kernel>(kernel), placement);
     });
   });

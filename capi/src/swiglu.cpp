@@ -35,8 +35,8 @@ extern "C" int32_t cutile_cpp_swiglu(const cutile_cpp_tensor* c, const cutile_cp
     options.hints.occupancy = 1;  // TileGym's kernel hints
     options.hints.num_worker_warps = 8;
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> c_out(borrow(tensors[0], placement)), at(borrow(tensors[1], placement)),
-          bt(borrow(tensors[2], placement));
+      const cutile::Tensor<E> c_out(lend(tensors[0], placement)), at(lend(tensors[1], placement)),
+          bt(lend(tensors[2], placement));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           tensors[0].shape[1], [&]<int64_t T>(std::integral_constant<int64_t, T>) {
             cutile::launch(options, cutile::kernels::swiglu<E, T>, c_out.partition({1, T}), at, bt);
@@ -64,9 +64,9 @@ extern "C" int32_t cutile_cpp_swiglu_backward(const cutile_cpp_tensor* da, const
     const int64_t rows = tensors[0].shape[0], columns = tensors[0].shape[1];
     const int64_t pieces = cdiv(placement.device.sm_count(), rows);
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> dat(borrow(tensors[0], placement)), dbt(borrow(tensors[1], placement)),
-          dct(borrow(tensors[2], placement)), at(borrow(tensors[3], placement)),
-          bt(borrow(tensors[4], placement));
+      const cutile::Tensor<E> dat(lend(tensors[0], placement)), dbt(lend(tensors[1], placement)),
+          dct(lend(tensors[2], placement)), at(lend(tensors[3], placement)),
+          bt(lend(tensors[4], placement));
       activation::with_pow2_tile<kMinTile, kMaxTile>(
           columns / pieces, [&]<int64_t T>(std::integral_constant<int64_t, T>) {
             cutile::launch(options, cutile::kernels::swiglu_backward<E, T>, dat.partition({1, T}),

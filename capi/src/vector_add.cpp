@@ -23,10 +23,10 @@ extern "C" int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const cutil
     const Placement placement = place(tensors, device_id, stream);
     cutile::LaunchOptions options = placement.launch_options();
     dispatch_float(tensors[0].dtype, [&]<class E>(std::type_identity<E>) {
-      const cutile::Tensor<E> out(borrow(tensors[0], placement));
+      const cutile::Tensor<E> out(lend(tensors[0], placement));
       cutile::launch(options, cutile::kernels::vector_add<E, kTile>, out.partition({kTile}),
-                     cutile::Tensor<E>(borrow(tensors[1], placement)),
-                     cutile::Tensor<E>(borrow(tensors[2], placement)));
+                     cutile::Tensor<E>(lend(tensors[1], placement)),
+                     cutile::Tensor<E>(lend(tensors[2], placement)));
     });
   });
 }

@@ -36,7 +36,8 @@ inline std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std
 
 /// Move-only. While it lives it borrows its tensor's storage exclusively: reading the tensor through any
 /// other handle (to_host, passing it to a kernel) or partitioning it again is a cutile::UserError naming
-/// the tensor. It keeps the storage alive, so the tensor's other handles may go first.
+/// the tensor. It keeps the storage alive, so the tensor's other handles may go first. A lent tensor
+/// (AnyTensor::lend) has no borrow state to hold: its caller orders every use on one stream.
 template <Element E>
 class Partition {
  public:
@@ -49,8 +50,9 @@ class Partition {
         order_(order.empty() ? identity_dims(tensor_.shape().size()) : std::move(order)),
         grid_(partition_grid(tensor_.shape(), tile_shape_, order_, [this] { return tensor_.describe(); })),
         cover_(cover),
-        borrow_(
-            tensor_.borrow_state().begin_exclusive(tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
+        borrow_(tensor_.is_lent() ? kLentBorrow
+                                  : tensor_.borrow_state().begin_exclusive(
+                                        tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
 
   ~Partition() { release(); }
   Partition(Partition&& other) noexcept
@@ -106,8 +108,12 @@ class Partition {
   }
 
  private:
+  // Never a borrow id: BorrowState counts them up from 1.
+  static constexpr uint64_t kLentBorrow = ~uint64_t{0};
+
   void release() noexcept {
-    if (borrow_) tensor_.borrow_state().end_exclusive(std::exchange(borrow_, 0));
+    const uint64_t borrow = std::exchange(borrow_, 0);
+    if (borrow && borrow != kLentBorrow) tensor_.borrow_state().end_exclusive(borrow);
   }
 
   Tensor<E> tensor_;

@@ -1,4 +1,5 @@
-// Tensors on a device (a GPU, or the CPU): a shape and strides (in elements) over shared storage, owned or borrowed.
+// Tensors on a device (a GPU, or the CPU): a shape and strides (in elements) over shared storage, owned,
+// borrowed or lent.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,12 @@ class AnyTensor {
   /// Someone else's device memory; see Tensor<E>::borrow for the contract.
   static AnyTensor borrow(ir::ElementType element, int64_t element_size, void* device_pointer,
                           std::vector<int64_t> shape, std::vector<int64_t> strides, const Device& device);
+  /// Like borrow, for memory lent to the launches of one call that the caller orders on one stream of its
+  /// own (TensorStorage::lend): no borrow state is kept, so such a tensor can be partitioned and launched
+  /// but not read, written or waited for from the host, and a launch whose tensors are all lent returns
+  /// an empty Completion. The C ABI's tensors.
+  static AnyTensor lend(ir::ElementType element, int64_t element_size, void* device_pointer,
+                        std::vector<int64_t> shape, std::vector<int64_t> strides, const Device& device);
   /// Shape and strides with no memory and no device; see Tensor<E>::meta.
   static AnyTensor meta(ir::ElementType element, int64_t element_size, std::vector<int64_t> shape,
                         std::vector<int64_t> strides);
@@ -44,13 +51,15 @@ class AnyTensor {
   bool is_contiguous() const { return cutile::is_contiguous(shape_, strides_); }
   bool is_meta() const { return storage_->kind() == TensorStorage::Kind::meta; }
   bool is_borrowed() const { return storage_->kind() == TensorStorage::Kind::borrowed; }
+  bool is_lent() const { return storage_->kind() == TensorStorage::Kind::lent; }
 
   /// The device the memory is on; a cutile::UserError for a meta tensor.
   const Device& device() const;
   /// Device address of element [0, ..., 0]; 0 for a meta tensor.
   uint64_t address() const { return is_meta() ? 0 : storage_->address() + static_cast<uint64_t>(offset_); }
   void* data() const { return reinterpret_cast<void*>(address()); }
-  BorrowState& borrow_state() const { return *storage_->state(); }
+  /// A cutile::UserError for a lent tensor, which has none.
+  BorrowState& borrow_state() const;
 
   /// A view of the same storage with another layout, starting `offset` elements after this view's first
   /// element; a cutile::UserError unless it stays inside the storage. Shares the borrow state.

@@ -97,7 +97,8 @@ void check_tensor(const LaunchArg& arg, const TensorArgView& t, const Name& name
     }
   }
   // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
-  t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; }, t.borrow);
+  if (t.state)
+    t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; }, t.borrow);
   if (needs_memory && t.device < 0)
     throw UserError(name_text() + " is a meta tensor without memory: it can be compiled for (cutile::compile_only) but not launched");
   if (!layout_passed) return;
@@ -499,9 +500,15 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
                                                       static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]),
                                                       1, 1, 1, 0, stream.handle(), params.pointers.data(), nullptr),
                  "cuLaunchKernel");
+  // Lent memory is ordered by its caller's stream: a launch that touches nothing else records nothing.
+  bool lent = false, tracked = false;
+  for (size_t i = 0; i < args.size(); ++i)
+    for_each_tensor(args, i, [&](const ArgTensor& t) { (t.view->state ? tracked : lent) = true; });
+  if (lent && !tracked) return Completion();
   Completion done = Completion::record(stream);
   for (size_t i = 0; i < args.size(); ++i)
     for_each_tensor(args, i, [&](const ArgTensor& t) {
+      if (!t.view->state) return;
       if (t.written)
         t.view->state->record_write(done);
       else

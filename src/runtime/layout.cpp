@@ -40,20 +40,19 @@ int64_t addressable_elements(std::span<const int64_t> shape, std::span<const int
 
 void check_layout(std::span<const int64_t> shape, std::span<const int64_t> strides, int64_t element_size,
                   std::string_view what) {
-  const std::string where(what);
   if (shape.size() > static_cast<size_t>(kMaxTensorRank))
-    throw UserError(where + " has rank " + std::to_string(shape.size()) + " (shape " + format_extents(shape) +
+    throw UserError(std::string(what) + " has rank " + std::to_string(shape.size()) + " (shape " + format_extents(shape) +
                     "); tensors have rank 0 to " + std::to_string(kMaxTensorRank));
   if (strides.size() != shape.size())
-    throw UserError(where + " has shape " + format_extents(shape) + " of rank " +
+    throw UserError(std::string(what) + " has shape " + format_extents(shape) + " of rank " +
                     std::to_string(shape.size()) + " but strides " + format_extents(strides) + " of rank " +
                     std::to_string(strides.size()));
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 0)
-      throw UserError(where + " has a negative extent " + std::to_string(shape[i]) + " on axis " +
+      throw UserError(std::string(what) + " has a negative extent " + std::to_string(shape[i]) + " on axis " +
                       std::to_string(i) + " (shape " + format_extents(shape) + ")");
     if (strides[i] < 0)
-      throw UserError(where + " has a negative stride " + std::to_string(strides[i]) + " on axis " +
+      throw UserError(std::string(what) + " has a negative stride " + std::to_string(strides[i]) + " on axis " +
                       std::to_string(i) + " (strides " + format_extents(strides) +
                       "); tensors need non-negative strides");
   }
@@ -69,7 +68,7 @@ void check_layout(std::span<const int64_t> shape, std::span<const int64_t> strid
   int64_t bytes = 0;
   overflow |= __builtin_mul_overflow(span, element_size, &bytes);
   if (overflow)
-    throw UserError(where + " with shape " + format_extents(shape) + " and strides " +
+    throw UserError(std::string(what) + " with shape " + format_extents(shape) + " and strides " +
                     format_extents(strides) + " spans more bytes than int64 can count");
 }
 

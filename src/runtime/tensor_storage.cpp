@@ -97,31 +97,38 @@ std::shared_ptr<TensorStorage> TensorStorage::allocate(const Device& device, int
   return storage;
 }
 
-std::shared_ptr<TensorStorage> TensorStorage::borrow(const Device& device, uint64_t address, int64_t bytes) {
+void TensorStorage::check_memory_of(const Device& device, uint64_t address, int64_t bytes) {
   if (bytes > 0 && device.is_cpu() && address == 0)
     throw UserError("cannot borrow a null host pointer for a CPU tensor with elements");
-  if (bytes > 0 && !device.is_cpu() && !known_allocations().contains(device.index(), address)) {
-    if (address == 0) throw UserError("cannot borrow a null device pointer for a tensor with elements");
-    device.make_current();
-    int ordinal = -1;
-    runtime::CUresult result =
-        driver_api().cuPointerGetAttribute(&ordinal, runtime::kPointerAttributeDeviceOrdinal, address);
-    if (result != runtime::kCudaSuccess)
-      throw UserError("cannot borrow " + hex(address) +
-                      " as device memory: the CUDA driver does not know it (" +
-                      runtime::describe_result(result) + ")");
-    if (ordinal != device.index())
-      throw UserError("cannot borrow " + hex(address) + " for " + device.describe() +
-                      ": it is memory of cuda:" + std::to_string(ordinal));
-    runtime::CUdeviceptr start = 0;
-    size_t range = 0;
-    if (driver_api().cuPointerGetAttribute(&start, runtime::kPointerAttributeRangeStartAddr, address) ==
-            runtime::kCudaSuccess &&
-        driver_api().cuPointerGetAttribute(&range, runtime::kPointerAttributeRangeSize, address) ==
-            runtime::kCudaSuccess)
-      known_allocations().add(device.index(), start, range);
-  }
+  if (bytes == 0 || device.is_cpu() || known_allocations().contains(device.index(), address)) return;
+  if (address == 0) throw UserError("cannot borrow a null device pointer for a tensor with elements");
+  device.make_current();
+  int ordinal = -1;
+  runtime::CUresult result =
+      driver_api().cuPointerGetAttribute(&ordinal, runtime::kPointerAttributeDeviceOrdinal, address);
+  if (result != runtime::kCudaSuccess)
+    throw UserError("cannot borrow " + hex(address) + " as device memory: the CUDA driver does not know it (" +
+                    runtime::describe_result(result) + ")");
+  if (ordinal != device.index())
+    throw UserError("cannot borrow " + hex(address) + " for " + device.describe() + ": it is memory of cuda:" +
+                    std::to_string(ordinal));
+  runtime::CUdeviceptr start = 0;
+  size_t range = 0;
+  if (driver_api().cuPointerGetAttribute(&start, runtime::kPointerAttributeRangeStartAddr, address) ==
+          runtime::kCudaSuccess &&
+      driver_api().cuPointerGetAttribute(&range, runtime::kPointerAttributeRangeSize, address) ==
+          runtime::kCudaSuccess)
+    known_allocations().add(device.index(), start, range);
+}
+
+std::shared_ptr<TensorStorage> TensorStorage::borrow(const Device& device, uint64_t address, int64_t bytes) {
+  check_memory_of(device, address, bytes);
   return std::shared_ptr<TensorStorage>(new TensorStorage(Kind::borrowed, device, address, bytes, false));
+}
+
+std::shared_ptr<TensorStorage> TensorStorage::lend(const Device& device, uint64_t address, int64_t bytes) {
+  check_memory_of(device, address, bytes);
+  return std::shared_ptr<TensorStorage>(new TensorStorage(Kind::lent, device, address, bytes, false));
 }
 
 std::shared_ptr<TensorStorage> TensorStorage::meta(int64_t bytes) {

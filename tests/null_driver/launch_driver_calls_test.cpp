@@ -1,7 +1,8 @@
 // The driver calls of a cached launch, counted on the null driver (bench/null_driver, put on the library
 // path by CTest): one cuLaunchKernel and one cuEventRecord; no context switch when the device is already
-// current; a wait for another stream's write once per stream, not once per launch. The first launch of
-// each test compiles with the real tileiras; kernels never run.
+// current; a wait for another stream's write once per stream, not once per launch; no event at all for
+// lent tensors, as a C ABI call passes them. The first launch of each test compiles with the real
+// tileiras; kernels never run.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +11,8 @@
 
 #include "cutile/launch.hpp"
 #include "cutile/runtime/driver_api.hpp"
+#include "cutile_cpp/dlpack.hpp"
+#include "cutile_cpp/kernels.h"
 #include "elementwise/vector_add.hpp"
 #include "support/toolchain_fixture.hpp"
 
@@ -84,6 +87,53 @@ TEST_F(NullDriverLaunch, AStreamWaitsForAnotherStreamsWriteOnce) {
   launch(on_consumer, kernels::vector_add<float, kTile>, d.partition({kTile}), c, c);
   launch(on_consumer, kernels::vector_add<float, kTile>, d.partition({kTile}), c, c);
   EXPECT_EQ(calls_since_snapshot()["cuStreamWaitEvent"], 0) << "consumer already waits for c's write";
+}
+
+TEST_F(NullDriverLaunch, LentTensorsLaunchWithoutAnEvent) {
+  Device gpu{0};
+  Stream stream{gpu};
+  Tensor<float> a = randn<float>({kElements}, gpu, 5), b = randn<float>({kElements}, gpu, 6);
+  Tensor<float> c = empty<float>({kElements}, gpu);
+  auto lent = [&](const Tensor<float>& t) {
+    return Tensor<float>(AnyTensor::lend(ir::ElementType::f32, sizeof(float), t.data(), t.shape(), t.strides(), gpu));
+  };
+  LaunchOptions options;
+  options.stream = stream;
+  launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), lent(a), lent(b));
+  calls_since_snapshot();
+  for (int i = 0; i < 3; ++i) {
+    const Completion done = launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), lent(a), lent(b));
+    EXPECT_EQ(done.event(), nullptr) << "launch " << i + 2;
+    EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
+                                             {"cuEventRecord", 0}}))
+        << "launch " << i + 2;
+  }
+  // One tracked argument among lent ones: its borrow state needs the launch's event again.
+  const Completion done = launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), a, lent(b));
+  EXPECT_NE(done.event(), nullptr);
+  EXPECT_EQ(calls_since_snapshot()["cuEventRecord"], 1);
+}
+
+TEST_F(NullDriverLaunch, ACApiCallLaunchesOnceAndRecordsNoEvent) {
+  Device gpu{0};
+  Stream stream{gpu};
+  Tensor<float> a = randn<float>({kElements}, gpu, 7), b = randn<float>({kElements}, gpu, 8);
+  Tensor<float> c = empty<float>({kElements}, gpu);
+  auto descriptor = [](const Tensor<float>& t) {
+    DLManagedTensor* exported = dlpack::to_dlpack(t);
+    const cutile_cpp_tensor d = dlpack::to_descriptor(exported->dl_tensor);
+    exported->deleter(exported);  // `t` keeps the memory
+    return d;
+  };
+  const cutile_cpp_tensor da = descriptor(a), db = descriptor(b), dc = descriptor(c);
+  ASSERT_EQ(cutile_cpp_vector_add(&dc, &da, &db, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
+  calls_since_snapshot();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(cutile_cpp_vector_add(&dc, &da, &db, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
+    EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
+                                             {"cuEventRecord", 0}}))
+        << "call " << i + 2;
+  }
 }
 
 }  // namespace
