@@ -2,8 +2,10 @@
 // instance per dtype and power-of-two column tile BD, a grid of min(SMs, row tiles). Rows per tile and
 // worker warps are those TileGym's autotuning picks on the H200 (bench/results/
 // 2026-11-30_h200_ops_quick_autotune.json): 8 rows and 4 warps at BD 1024, 2 rows and 8 warps at BD 16384;
-// in general at most 32768 elements per tile, 4 warps up to BD 1024. (TileGym's untuned default, 8 rows
-// and 8 warps, spills at BD 16384: 3.6× slower.) Rows of at most 16384 elements (TileGym tests D ≤ 10000).
+// in general at most 32768 elements per tile, 4 warps up to BD 1024. Short rows (BD ≤ 256) take 32 rows
+// and 8 warps, the largest of TileGym's candidates: 8 rows of 256 left the H200 at 0.61× cuTile Python.
+// (TileGym's untuned default, 8 rows and 8 warps, spills at BD 16384: 3.6× slower.) Rows of at most 16384
+// elements (TileGym tests D ≤ 10000).
 #include <algorithm>
 
 #include "cutile/launch.hpp"
@@ -14,9 +16,11 @@
 namespace cutile::capi {
 namespace {
 
-// Rows per tile of a BD-column tile: 8, fewer where the (rows, BD) tile would pass 32768 elements.
+// Rows per tile of a BD-column tile: 32 for short rows, else 8, fewer where the (rows, BD) tile would pass
+// 32768 elements.
+constexpr int64_t kShortRow = 256;
 constexpr int64_t rows_for(int64_t bd) {
-  return std::clamp<int64_t>(32768 / bd, 1, 8);
+  return bd <= kShortRow ? 32 : std::clamp<int64_t>(32768 / bd, 1, 8);
 }
 constexpr int64_t kMinTile = 16;
 // An 8 × 32768 tile takes tileiras past two minutes to compile; 8 × 16384 is the largest shipped.
@@ -33,7 +37,7 @@ void with_column_tile(int64_t columns, Body&& body) {
 LaunchOptions options_on(const Placement& placement, int64_t bd) {
   LaunchOptions options = placement.launch_options();
   options.hints.num_ctas = 1;
-  options.hints.num_worker_warps = bd <= 1024 ? 4 : 8;
+  options.hints.num_worker_warps = bd <= kShortRow || bd > 1024 ? 8 : 4;
   return options;  // the grid: one block per SM, at most one per row tile (the OutTiles default)
 }
 

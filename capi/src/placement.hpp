@@ -1,18 +1,40 @@
 // Where an op runs: the device and the caller's stream, and the caller's memory lent as cutile tensors
-// on that device.
+// on that device. The call leaves the caller's current CUDA context as it found it.
 #pragma once
 
 #include <span>
+#include <utility>
 
 #include "cutile/device.hpp"
 #include "cutile/launch.hpp"
+#include "cutile/runtime/driver_api.hpp"
 #include "cutile/stream.hpp"
 #include "cutile/tensor.hpp"
 #include "descriptor.hpp"
 
 namespace cutile::capi {
 
+/// Makes this thread's current CUDA context, when it goes, the one that was current when it was made:
+/// running on a device makes that device's context current, and the caller (torch.cuda.current_device()
+/// reads it) must not see it change.
+class ContextRestore {
+ public:
+  /// Records the current context; restores nothing where there is no driver.
+  static ContextRestore of_this_thread();
+  ContextRestore() = default;  ///< restores nothing
+  ~ContextRestore();
+  ContextRestore(ContextRestore&& other) noexcept
+      : saved_(std::exchange(other.saved_, nullptr)), active_(std::exchange(other.active_, false)) {}
+  ContextRestore& operator=(ContextRestore&&) = delete;
+  ContextRestore(const ContextRestore&) = delete;
+
+ private:
+  runtime::CUcontext saved_ = nullptr;
+  bool active_ = false;
+};
+
 struct Placement {
+  ContextRestore restore;  // first: restored after everything else of the call is gone
   Device device;
   Stream stream;
 

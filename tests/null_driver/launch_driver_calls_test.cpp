@@ -1,13 +1,14 @@
 // The driver calls of a cached launch, counted on the null driver (bench/null_driver, put on the library
 // path by CTest): one cuLaunchKernel and one cuEventRecord; no context switch when the device is already
 // current; a wait for another stream's write once per stream, not once per launch; no event at all for
-// lent tensors, as a C ABI call passes them. The first launch of each test compiles with the real
+// lent tensors, as a C ABI call passes them; a C ABI call leaves the caller's current context as it was. The first launch of each test compiles with the real
 // tileiras; kernels never run.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cutile/launch.hpp"
 #include "cutile/runtime/driver_api.hpp"
@@ -50,6 +51,19 @@ class NullDriverLaunch : public test_support::ToolchainTest {
 };
 
 using Calls = std::map<std::string, long long>;
+
+// C ABI descriptors of three tensors, made through DLPack.
+struct DLTensorDescriptors {
+  DLTensorDescriptors(const Tensor<float>& ta, const Tensor<float>& tb, const Tensor<float>& tc)
+      : a(of(ta)), b(of(tb)), c(of(tc)) {}
+  static cutile_cpp_tensor of(const Tensor<float>& t) {
+    DLManagedTensor* exported = dlpack::to_dlpack(t);
+    const cutile_cpp_tensor d = dlpack::to_descriptor(exported->dl_tensor);
+    exported->deleter(exported);  // `t` keeps the memory
+    return d;
+  }
+  cutile_cpp_tensor a, b, c;
+};
 
 TEST_F(NullDriverLaunch, CachedLaunchMakesOneLaunchAndOneEventRecord) {
   Device gpu{0};
@@ -119,20 +133,33 @@ TEST_F(NullDriverLaunch, ACApiCallLaunchesOnceAndRecordsNoEvent) {
   Stream stream{gpu};
   Tensor<float> a = randn<float>({kElements}, gpu, 7), b = randn<float>({kElements}, gpu, 8);
   Tensor<float> c = empty<float>({kElements}, gpu);
-  auto descriptor = [](const Tensor<float>& t) {
-    DLManagedTensor* exported = dlpack::to_dlpack(t);
-    const cutile_cpp_tensor d = dlpack::to_descriptor(exported->dl_tensor);
-    exported->deleter(exported);  // `t` keeps the memory
-    return d;
-  };
-  const cutile_cpp_tensor da = descriptor(a), db = descriptor(b), dc = descriptor(c);
-  ASSERT_EQ(cutile_cpp_vector_add(&dc, &da, &db, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
+  const DLTensorDescriptors d(a, b, c);
+  ASSERT_EQ(cutile_cpp_vector_add(&d.c, &d.a, &d.b, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
   calls_since_snapshot();
   for (int i = 0; i < 3; ++i) {
-    ASSERT_EQ(cutile_cpp_vector_add(&dc, &da, &db, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
+    ASSERT_EQ(cutile_cpp_vector_add(&d.c, &d.a, &d.b, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
     EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
                                              {"cuEventRecord", 0}}))
         << "call " << i + 2;
+  }
+}
+
+TEST_F(NullDriverLaunch, ACApiCallLeavesTheCallersCurrentContext) {
+  Device gpu{0};
+  Tensor<float> a = randn<float>({kElements}, gpu, 9), b = randn<float>({kElements}, gpu, 10);
+  Tensor<float> c = empty<float>({kElements}, gpu);
+  const DLTensorDescriptors d(a, b, c);
+  std::vector<float> host(kElements);
+  cutile_cpp_tensor on_host = d.a;  // host memory passed as device memory: refused after the device is current
+  on_host.data = host.data();
+  const runtime::DriverApi& api = runtime::driver_api();
+  for (const bool fails : {false, true}) {
+    ASSERT_EQ(api.cuCtxSetCurrent(nullptr), 0);  // as on a thread that has not used CUDA
+    const int32_t status = cutile_cpp_vector_add(&d.c, fails ? &on_host : &d.a, &d.b, 0, nullptr);
+    EXPECT_EQ(status, fails ? CUTILE_CPP_ERROR_INVALID_POINTER : CUTILE_CPP_OK) << cutile_cpp_last_error();
+    runtime::CUcontext current = nullptr;
+    ASSERT_EQ(api.cuCtxGetCurrent(&current), 0);
+    EXPECT_EQ(current, nullptr) << (fails ? "after a failed call" : "after a call");
   }
 }
 

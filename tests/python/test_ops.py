@@ -138,6 +138,7 @@ def test_device_1_while_device_0_is_current():
     torch.cuda.set_device(0)
     x = torch.randn(16, 100, device="cuda:1")
     torch.testing.assert_close(cutile_cpp.softmax(x), torch.softmax(x, -1))
+    assert torch.cuda.current_device() == 0, "an op on cuda:1 changed the caller's current device"
 
 
 @needs_gpu

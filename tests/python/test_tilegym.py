@@ -80,7 +80,8 @@ def test_activations_dispatch_to_our_kernels():
         torch.testing.assert_close(y, torch.nn.functional.gelu(x, approximate=approximate), rtol=0, atol=1e-3)
         y = tilegym.ops.activation.geglu(x, dim=0, approximate=approximate, backend="cutile-cpp")
         a, b = x.chunk(2, 0)
-        torch.testing.assert_close(y, a * torch.nn.functional.gelu(b, approximate=approximate), rtol=0, atol=1e-3)
+        # 'none' is TileGym's tanh form of Φ (≤ 5e-4 from erf's GELU), here scaled by |a|: TileGym's atol.
+        torch.testing.assert_close(y, a * torch.nn.functional.gelu(b, approximate=approximate), rtol=0, atol=1e-2)
     torch.testing.assert_close(
         tilegym.ops.silu_and_mul(x, backend="cutile-cpp"), torch.nn.functional.silu(x[:, :20]) * x[:, 20:]
     )
