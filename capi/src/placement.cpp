@@ -18,14 +18,16 @@ ContextRestore::~ContextRestore() {
   // A destructor cannot report a failure; the worst outcome is the op's device staying current.
   runtime::CUcontext current = nullptr;
   const runtime::DriverApi& api = runtime::driver_api();
-  if (api.cuCtxGetCurrent(&current) == runtime::kCudaSuccess && current != saved_) api.cuCtxSetCurrent(saved_);
+  if (api.cuCtxGetCurrent(&current) == runtime::kCudaSuccess && current != saved_)
+    api.cuCtxSetCurrent(saved_);
 }
 
 Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void* stream) {
   // check_descriptors made every tensor's device type the same.
   if (tensors.front().device_type == CUTILE_CPP_DEVICE_CPU) {
     if (stream)
-      throw AbiError(CUTILE_CPP_ERROR_INVALID_STREAM, "host tensors run on the CPU interpreter, synchronously: pass a null stream");
+      throw AbiError(CUTILE_CPP_ERROR_INVALID_STREAM,
+                     "host tensors run on the CPU interpreter, synchronously: pass a null stream");
     const Device cpu = Device::cpu();
     return {ContextRestore(), cpu, Stream::default_stream(cpu)};
   }
@@ -34,7 +36,8 @@ Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void*
   try {
     device.emplace(device_id);  // loads the driver, then makes the device's context current
   } catch (const Error& e) {
-    throw AbiError(CUTILE_CPP_ERROR_DEVICE_UNAVAILABLE, "cuda:" + std::to_string(device_id) + " is unavailable: " + e.message());
+    throw AbiError(CUTILE_CPP_ERROR_DEVICE_UNAVAILABLE,
+                   "cuda:" + std::to_string(device_id) + " is unavailable: " + e.message());
   }
   try {
     return {std::move(restore), *device, Stream::borrow(stream, *device)};
@@ -46,8 +49,8 @@ Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void*
 AnyTensor lend(const CheckedTensor& tensor, const Placement& placement) {
   try {
     return AnyTensor::lend(element_type(tensor.dtype), element_size(tensor.dtype), tensor.data,
-                           {tensor.shape.begin(), tensor.shape.end()}, {tensor.strides.begin(), tensor.strides.end()},
-                           placement.device);
+                           {tensor.shape.begin(), tensor.shape.end()},
+                           {tensor.strides.begin(), tensor.strides.end()}, placement.device);
   } catch (const UserError& e) {
     throw AbiError(CUTILE_CPP_ERROR_INVALID_POINTER, tensor.describe() + ": " + e.message());
   }

@@ -24,7 +24,7 @@ struct TensorArgView {
   int device = -1;                      ///< device ordinal; -1 for a meta tensor, which has no memory
   bool on_cpu = false;                  ///< memory of Device::cpu() (host memory; device is 0)
   std::span<uint8_t> initialised;       ///< CPU memory: which of the byte_extent() bytes were written
-  std::shared_ptr<BorrowState> state;   ///< null for lent memory (AnyTensor::lend): nothing to check or record
+  std::shared_ptr<BorrowState> state;  ///< null for lent memory (AnyTensor::lend): nothing to check or record
   Dims tile_shape;                  ///< a partition's tile; empty for a whole tensor
   Dims tile_order;                  ///< a partition's order (tile dim i walks tensor dim tile_order[i])
   bool prefix_cover = false;        ///< a prefix partition: the launch grid may cover fewer of its tiles
@@ -36,8 +36,8 @@ struct TensorArgView {
   /// "f32[64, 128] on cuda:0", "... partitioned by tiles [16, 32]" for a partition.
   std::string describe() const;
 
-  /// state->order_before_use for this argument, as its own borrow's holder (nothing for lent memory); `name` (built only for a
-  /// message) prefixes the tensor, e.g. "argument 'x'".
+  /// state->order_before_use for this argument, as its own borrow's holder (nothing for lent memory);
+  /// `name` (built only for a message) prefixes the tensor, e.g. "argument 'x'".
   void order_before_use(const Stream& stream, Access access, const std::function<std::string()>& name) const;
 };
 

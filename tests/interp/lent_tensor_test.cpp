@@ -20,8 +20,8 @@ constexpr int64_t kTile = 1024;
 
 ct::Tensor<float> lent(std::vector<float>& values) {
   const auto n = static_cast<int64_t>(values.size());
-  return ct::Tensor<float>(ct::AnyTensor::lend(ct::ir::ElementType::f32, sizeof(float), values.data(), {n}, {1},
-                                               ct::Device::cpu()));
+  return ct::Tensor<float>(ct::AnyTensor::lend(ct::ir::ElementType::f32, sizeof(float), values.data(), {n},
+                                               {1}, ct::Device::cpu()));
 }
 
 std::vector<float> random_values(size_t n, uint32_t seed) {
@@ -32,10 +32,13 @@ std::vector<float> random_values(size_t n, uint32_t seed) {
   return values;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(LentTensor, LaunchesLikeABorrowedTensor) {
-  std::vector<float> a = random_values(3001, 1), b = random_values(3001, 2), c(3001, NAN);  // a ragged last tile
+  std::vector<float> a = random_values(3001, 1), b = random_values(3001, 2),
+                     c(3001, NAN);  // a ragged last tile
   const ct::Tensor<float> out = lent(c);
   EXPECT_TRUE(out.is_lent());
   EXPECT_FALSE(out.is_borrowed());

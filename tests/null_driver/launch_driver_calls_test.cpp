@@ -1,8 +1,8 @@
 // The driver calls of a cached launch, counted on the null driver (bench/null_driver, put on the library
 // path by CTest): one cuLaunchKernel and one cuEventRecord; no context switch when the device is already
 // current; a wait for another stream's write once per stream, not once per launch; no event at all for
-// lent tensors, as a C ABI call passes them; a C ABI call leaves the caller's current context as it was. The first launch of each test compiles with the real
-// tileiras; kernels never run.
+// lent tensors, as a C ABI call passes them; a C ABI call leaves the caller's current context as it was.
+// The first launch of each test compiles with the real tileiras; kernels never run.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -109,21 +109,26 @@ TEST_F(NullDriverLaunch, LentTensorsLaunchWithoutAnEvent) {
   Tensor<float> a = randn<float>({kElements}, gpu, 5), b = randn<float>({kElements}, gpu, 6);
   Tensor<float> c = empty<float>({kElements}, gpu);
   auto lent = [&](const Tensor<float>& t) {
-    return Tensor<float>(AnyTensor::lend(ir::ElementType::f32, sizeof(float), t.data(), t.shape(), t.strides(), gpu));
+    return Tensor<float>(
+        AnyTensor::lend(ir::ElementType::f32, sizeof(float), t.data(), t.shape(), t.strides(), gpu));
   };
   LaunchOptions options;
   options.stream = stream;
   launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), lent(a), lent(b));
   calls_since_snapshot();
   for (int i = 0; i < 3; ++i) {
-    const Completion done = launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), lent(a), lent(b));
+    const Completion done =
+        launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), lent(a), lent(b));
     EXPECT_EQ(done.event(), nullptr) << "launch " << i + 2;
-    EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
-                                             {"cuEventRecord", 0}}))
+    EXPECT_EQ(
+        calls_since_snapshot(),
+        (Calls{
+            {"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0}, {"cuEventRecord", 0}}))
         << "launch " << i + 2;
   }
   // One tracked argument among lent ones: its borrow state needs the launch's event again.
-  const Completion done = launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), a, lent(b));
+  const Completion done =
+      launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), a, lent(b));
   EXPECT_NE(done.event(), nullptr);
   EXPECT_EQ(calls_since_snapshot()["cuEventRecord"], 1);
 }
@@ -134,12 +139,16 @@ TEST_F(NullDriverLaunch, ACApiCallLaunchesOnceAndRecordsNoEvent) {
   Tensor<float> a = randn<float>({kElements}, gpu, 7), b = randn<float>({kElements}, gpu, 8);
   Tensor<float> c = empty<float>({kElements}, gpu);
   const DLTensorDescriptors d(a, b, c);
-  ASSERT_EQ(cutile_cpp_vector_add(&d.c, &d.a, &d.b, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
+  ASSERT_EQ(cutile_cpp_vector_add(&d.c, &d.a, &d.b, 0, stream.native_handle()), CUTILE_CPP_OK)
+      << cutile_cpp_last_error();
   calls_since_snapshot();
   for (int i = 0; i < 3; ++i) {
-    ASSERT_EQ(cutile_cpp_vector_add(&d.c, &d.a, &d.b, 0, stream.native_handle()), CUTILE_CPP_OK) << cutile_cpp_last_error();
-    EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
-                                             {"cuEventRecord", 0}}))
+    ASSERT_EQ(cutile_cpp_vector_add(&d.c, &d.a, &d.b, 0, stream.native_handle()), CUTILE_CPP_OK)
+        << cutile_cpp_last_error();
+    EXPECT_EQ(
+        calls_since_snapshot(),
+        (Calls{
+            {"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0}, {"cuEventRecord", 0}}))
         << "call " << i + 2;
   }
 }
@@ -150,7 +159,8 @@ TEST_F(NullDriverLaunch, ACApiCallLeavesTheCallersCurrentContext) {
   Tensor<float> c = empty<float>({kElements}, gpu);
   const DLTensorDescriptors d(a, b, c);
   std::vector<float> host(kElements);
-  cutile_cpp_tensor on_host = d.a;  // host memory passed as device memory: refused after the device is current
+  cutile_cpp_tensor on_host =
+      d.a;  // host memory passed as device memory: refused after the device is current
   on_host.data = host.data();
   const runtime::DriverApi& api = runtime::driver_api();
   for (const bool fails : {false, true}) {
