@@ -486,8 +486,10 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
   const Device device = launch_device(args, options);
   const std::array<int64_t, 3> grid = infer_grid(args, options, device.sm_count());
   const Stream stream = options.stream ? *options.stream : Stream::default_stream(device);
+  bool lent = false, tracked = false;  // whether some tensor is lent (AnyTensor::lend), some has a borrow state
   for (size_t i = 0; i < args.size(); ++i)
     for_each_tensor(args, i, [&](const ArgTensor& t) {
+      (t.view->state ? tracked : lent) = true;
       t.view->order_before_use(stream, t.written ? Access::write : Access::read, [&] { return tensor_name(args, t); });
     });
   std::shared_ptr<LoadedKernel> loaded = loaded_kernel(kernel, args, options, grid, device);
@@ -501,9 +503,6 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
                                                       1, 1, 1, 0, stream.handle(), params.pointers.data(), nullptr),
                  "cuLaunchKernel");
   // Lent memory is ordered by its caller's stream: a launch that touches nothing else records nothing.
-  bool lent = false, tracked = false;
-  for (size_t i = 0; i < args.size(); ++i)
-    for_each_tensor(args, i, [&](const ArgTensor& t) { (t.view->state ? tracked : lent) = true; });
   if (lent && !tracked) return Completion();
   Completion done = Completion::record(stream);
   for (size_t i = 0; i < args.size(); ++i)

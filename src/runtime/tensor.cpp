@@ -39,15 +39,19 @@ std::string hex(uint64_t address) {
   return text.str();
 }
 
-// The layout and alignment checks of borrow and lend; the bytes the layout reaches.
-int64_t checked_borrow_bytes(ir::ElementType element, int64_t element_size, uint64_t address,
-                             std::span<const int64_t> shape, std::span<const int64_t> strides) {
+// The layout and alignment checks of borrow and lend, then `make`'s storage (TensorStorage::borrow or
+// lend) for the bytes the layout reaches.
+using MakeStorage = std::shared_ptr<TensorStorage> (*)(const Device&, uint64_t, int64_t);
+std::shared_ptr<TensorStorage> checked_storage(MakeStorage make, ir::ElementType element, int64_t element_size,
+                                               void* pointer, std::span<const int64_t> shape,
+                                               std::span<const int64_t> strides, const Device& device) {
   check_layout(shape, strides, element_size, "a borrowed tensor");
+  const auto address = reinterpret_cast<uint64_t>(pointer);
   if (address % static_cast<uint64_t>(element_size) != 0)
     throw UserError("cannot borrow device pointer " + hex(address) + " for " +
                     std::string(ir::element_type_name(element)) + " elements: it is not aligned to " +
                     std::to_string(element_size) + " bytes");
-  return addressable_elements(shape, strides) * element_size;
+  return make(device, address, addressable_elements(shape, strides) * element_size);
 }
 
 }  // namespace
@@ -63,18 +67,14 @@ AnyTensor AnyTensor::empty(ir::ElementType element, int64_t element_size, std::v
 
 AnyTensor AnyTensor::borrow(ir::ElementType element, int64_t element_size, void* device_pointer,
                             std::vector<int64_t> shape, std::vector<int64_t> strides, const Device& device) {
-  const auto address = reinterpret_cast<uint64_t>(device_pointer);
-  const int64_t bytes = checked_borrow_bytes(element, element_size, address, shape, strides);
-  return AnyTensor(TensorStorage::borrow(device, address, bytes), element, element_size, std::move(shape),
-                   std::move(strides), 0);
+  auto storage = checked_storage(&TensorStorage::borrow, element, element_size, device_pointer, shape, strides, device);
+  return AnyTensor(std::move(storage), element, element_size, std::move(shape), std::move(strides), 0);
 }
 
 AnyTensor AnyTensor::lend(ir::ElementType element, int64_t element_size, void* device_pointer,
                           std::vector<int64_t> shape, std::vector<int64_t> strides, const Device& device) {
-  const auto address = reinterpret_cast<uint64_t>(device_pointer);
-  const int64_t bytes = checked_borrow_bytes(element, element_size, address, shape, strides);
-  return AnyTensor(TensorStorage::lend(device, address, bytes), element, element_size, std::move(shape),
-                   std::move(strides), 0);
+  auto storage = checked_storage(&TensorStorage::lend, element, element_size, device_pointer, shape, strides, device);
+  return AnyTensor(std::move(storage), element, element_size, std::move(shape), std::move(strides), 0);
 }
 
 BorrowState& AnyTensor::borrow_state() const {
