@@ -1,9 +1,10 @@
 // Host cost of launching a cached kernel (vector add, f32, 4096 elements): through the C ABI
 // (cutile_cpp_vector_add, as C, Python and TileGym call it) and through cutile::launch directly, against
-// the floor the driver sets — cuLaunchKernel alone on the same cubin, and with the event cutile records
-// per launch for its borrow states, and the cost of the calls that make a context current. Google Benchmark reports the wall time per launch; the stream is
-// drained every kBatch launches outside the timing, so the launch queue never fills and the time measured
-// is the host's. Needs a GPU.
+// the floor the driver sets — cuLaunchKernel alone on the same cubin, and with an event recorded after it
+// (what a launch's completion costs once something waits for it: cutile defers the record until then) —
+// and the cost of the calls that make a context current. Google Benchmark reports the wall time per
+// launch; the stream is drained every kBatch launches outside the timing, so the launch queue never fills
+// and the time measured is the host's. Needs a GPU.
 //   cutile-bench-launch-overhead --benchmark_format=json --benchmark_out=FILE
 #include <benchmark/benchmark.h>
 

@@ -5,6 +5,8 @@
 #      tools/reference/dsl_dump.cpp),
 #   3. runs `cutile-ir diff REF GEN` once per reference kernel variant,
 #   4. writes docs/ir-diff/<op>.md (tables and verdicts) and docs/ir-diff/<op>.json (the diffs' JSON).
+# docs/ir-diff/<op>.notes.md (prose, copied into the report) and <op>.explained (the CRITICAL rows the port
+# keeps on purpose, pinned with their reasons: cutile-ir diff --explained) are written by hand.
 # Needs a configured and built tree (cmake --preset default && cmake --build build) and tileiras
 # (scripts/install_toolchain.sh). The exit status is the diff's for the primary variant, the reference
 # kernel ours is a port of: 0 PASS, 2 PASS_WITH_NOTES, 1 FAIL.
@@ -130,13 +132,15 @@ case $op in
     ;;
 esac
 
-# 3. One diff per reference variant.
+# 3. One diff per reference variant; docs/ir-diff/<op>.explained pins the CRITICAL rows kept on purpose.
+explained=()
+[[ -f $repo/docs/ir-diff/$op.explained ]] && explained=(--explained "$repo/docs/ir-diff/$op.explained")
 primary_status=
 for variant in $(python3 -c 'import json,sys; print(" ".join(k["variant"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/ref/$op.json"); do
   ref_kernel=$(python3 -c 'import json,sys; print(next(k["symbol"] for k in json.load(open(sys.argv[1]))["kernels"] if k["variant"] == sys.argv[2]))' "$work/ref/$op.json" "$variant")
   status=0
   "$cutile_ir" diff "$work/ref/$op.$variant.tileirbc" "${variant_gen[$variant]:-$gen}" --ref-kernel "$ref_kernel" \
-    --gen-kernel "${variant_gen_kernel[$variant]:-$gen_kernel}" \
+    --gen-kernel "${variant_gen_kernel[$variant]:-$gen_kernel}" "${explained[@]}" \
     --json "$work/diff/$variant.json" > "$work/diff/$variant.txt" 2>&1 || status=$?
   echo "${variant_gen_kernel[$variant]:-$gen_kernel}" > "$work/diff/$variant.gen"
   if (( status == 3 )); then

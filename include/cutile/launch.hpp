@@ -182,9 +182,9 @@ std::array<LaunchArg, sizeof...(P)> bind_args(A&&... args) {
 
 }  // namespace detail
 
-/// Launches `kernel` with `args`; returns when the work is enqueued. `.sync()` waits for it, except when
-/// every tensor argument is lent (AnyTensor::lend): their caller's stream orders the work, and the
-/// Completion is empty.
+/// Launches `kernel` with `args`; returns when the work is enqueued. `.sync()` waits for it (the event is
+/// recorded when first waited for: Completion::defer), except when every tensor argument is lent
+/// (AnyTensor::lend): their caller's stream orders the work, and the Completion is empty.
 template <detail::KernelParam... P, class... A>
 Completion launch(const LaunchOptions& options, void (*kernel)(P...), A&&... args) {
   auto bound = detail::bind_args<P...>(std::forward<A>(args)...);

@@ -826,6 +826,18 @@ std::string memory_path(const Features& f) {
   return f.view_path && f.pointer_path ? "mixed" : f.view_path ? "view" : f.pointer_path ? "pointer" : "none";
 }
 
+/// FAIL with an unexplained CRITICAL row, PASS_WITH_NOTES with a WARN or an explained CRITICAL row.
+Verdict verdict_of(const std::vector<DiffRow>& rows) {
+  Verdict verdict = Verdict::pass;
+  for (const DiffRow& row : rows) {
+    if (row.status == DiffStatus::match || row.status == DiffStatus::semantic_equiv || row.severity == Severity::info)
+      continue;
+    if (row.severity == Severity::critical && row.why.empty()) return Verdict::fail;
+    verdict = Verdict::pass_with_notes;
+  }
+  return verdict;
+}
+
 }  // namespace
 
 std::string_view diff_status_name(DiffStatus status) {
@@ -920,12 +932,63 @@ DiffReport diff_functions(const Function& ref_fn, const Function& gen_fn) {
   c.multiset(Rule::signature, "entry parameters", ref.parameters, gen.parameters);
 
   DiffReport report{ref_fn.name(), gen_fn.name(), std::move(c.rows), Verdict::pass};
-  for (const DiffRow& row : report.rows) {
-    if (row.status == DiffStatus::match || row.status == DiffStatus::semantic_equiv) continue;
-    if (row.severity == Severity::critical) report.verdict = Verdict::fail;
-    else if (row.severity == Severity::warn && report.verdict == Verdict::pass) report.verdict = Verdict::pass_with_notes;
-  }
+  report.verdict = verdict_of(report.rows);
   return report;
+}
+
+std::vector<Explanation> parse_explanations(std::string_view text, std::string_view source) {
+  static constexpr std::string_view kKeys[] = {"kernel", "feature", "reference", "generated", "why"};
+  std::vector<Explanation> explanations;
+  std::map<std::string, std::string, std::less<>> record;
+  size_t record_line = 0;
+  auto fail = [&](size_t line, const std::string& what) -> void {
+    throw UserError(std::string(source) + ":" + std::to_string(line) + ": " + what);
+  };
+  auto finish = [&] {
+    if (record.empty()) return;
+    for (std::string_view key : kKeys)
+      if (!record.count(key)) fail(record_line, "the explanation has no '" + std::string(key) + ":' line");
+    explanations.push_back({record["kernel"], record["feature"], record["reference"], record["generated"], record["why"]});
+    record.clear();
+  };
+  size_t number = 0;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (line.starts_with("#")) continue;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+      finish();
+      continue;
+    }
+    const size_t colon = line.find(": ");
+    const std::string key(line.substr(0, colon));
+    if (colon == std::string_view::npos || std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+      fail(number, "expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not '" + std::string(line) + "'");
+    if (record.count(key)) fail(number, "'" + key + ":' given twice in one explanation");
+    if (record.empty()) record_line = number;
+    record[key] = std::string(line.substr(colon + 2));
+  }
+  finish();
+  return explanations;
+}
+
+std::vector<Explanation> explain(DiffReport& report, const std::vector<Explanation>& explanations) {
+  std::vector<Explanation> stale;
+  for (const Explanation& e : explanations) {
+    if (e.reference_kernel != report.reference_kernel) continue;
+    auto pinned = [&](const DiffRow& r) {
+      return r.severity == Severity::critical && r.status != DiffStatus::match &&
+             r.status != DiffStatus::semantic_equiv && r.feature == e.feature && r.reference == e.reference &&
+             r.generated == e.generated;
+    };
+    auto row = std::find_if(report.rows.begin(), report.rows.end(), pinned);
+    if (row == report.rows.end()) stale.push_back(e);
+    else row->why = e.why;
+  }
+  report.verdict = verdict_of(report.rows);
+  return stale;
 }
 
 const Function& select_kernel(const Module& module, const std::optional<std::string>& name, std::string_view role) {
@@ -947,7 +1010,7 @@ std::string format_diff_table(const DiffReport& report) {
   std::vector<std::vector<std::string>> lines = {header};
   for (const DiffRow& r : report.rows)
     lines.push_back({r.feature, r.reference, r.generated, std::string(diff_status_name(r.status)),
-                     std::string(severity_name(r.severity))});
+                     std::string(severity_name(r.severity)) + (r.why.empty() ? "" : ", explained")});
   // Widths in code points: "×" and "Δ" are two bytes but one column.
   auto width = [](const std::string& s) {
     size_t n = 0;
@@ -967,13 +1030,19 @@ std::string format_diff_table(const DiffReport& report) {
     }
     out << text << "\n";
   }
-  int critical = 0, warn = 0;
+  int critical = 0, explained = 0, warn = 0;
+  std::string reasons;
   for (const DiffRow& r : report.rows)
     if (r.status != DiffStatus::match && r.status != DiffStatus::semantic_equiv) {
       critical += r.severity == Severity::critical;
+      explained += !r.why.empty();
       warn += r.severity == Severity::warn;
+      if (!r.why.empty()) reasons += "  " + r.feature + ": " + r.why + "\n";
     }
-  out << "\n" << critical << " critical, " << warn << " warnings\nverdict: " << verdict_name(report.verdict) << "\n";
+  if (!reasons.empty()) out << "\nexplained:\n" << reasons;
+  out << "\n" << critical << " critical";
+  if (explained) out << " (" << explained << " explained)";
+  out << ", " << warn << " warnings\nverdict: " << verdict_name(report.verdict) << "\n";
   return out.str();
 }
 
@@ -1009,7 +1078,9 @@ std::string format_diff_json(const DiffReport& report) {
     out << (i ? ",\n" : "\n") << "    {\"feature\": " << json_string(r.feature) << ", \"rule\": " << json_string(r.rule)
         << ", \"reference\": " << json_string(r.reference) << ", \"generated\": " << json_string(r.generated)
         << ", \"status\": \"" << diff_status_name(r.status) << "\", \"severity\": \"" << severity_name(r.severity)
-        << "\"}";
+        << "\"";
+    if (!r.why.empty()) out << ", \"why\": " << json_string(r.why);
+    out << "}";
   }
   out << "\n  ],\n  \"verdict\": \"" << verdict_name(report.verdict) << "\"\n}\n";
   return out.str();

@@ -504,7 +504,7 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
                  "cuLaunchKernel");
   // Lent memory is ordered by its caller's stream: a launch that touches nothing else records nothing.
   if (lent && !tracked) return Completion();
-  Completion done = Completion::record(stream);
+  Completion done = Completion::defer(stream);
   for (size_t i = 0; i < args.size(); ++i)
     for_each_tensor(args, i, [&](const ArgTensor& t) {
       if (!t.view->state) return;

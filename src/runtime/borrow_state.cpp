@@ -100,7 +100,7 @@ void BorrowState::wait_for_host(Access access, const Action& action, uint64_t ho
 std::vector<Completion> BorrowState::pending() const {
   std::lock_guard lock(mutex_);
   std::vector<Completion> all = reads_;
-  if (last_write_.event()) all.push_back(last_write_);
+  if (last_write_.stream()) all.push_back(last_write_);
   return all;
 }
 

@@ -50,27 +50,52 @@ EventPool& event_pool() {
 }  // namespace
 
 Completion Completion::record(const Stream& stream) {
-  if (stream.device().is_cpu()) return Completion();  // CPU work has finished when it is issued
-  stream.device().make_current();  // the legacy default stream is the current context's
-  runtime::CUevent handle = event_pool().take(stream.device());
-  Completion completion;
-  completion.event_ = std::make_shared<const Event>(stream, handle);  // owns the event from here on
-  check(driver_api().cuEventRecord(handle, stream.handle()), "cuEventRecord");
+  Completion completion = defer(stream);
+  if (completion.event_) completion.event_->recorded();
   return completion;
 }
 
-Completion::Event::~Event() { event_pool().give_back(stream.device().index(), handle); }
+Completion Completion::defer(const Stream& stream) {
+  if (stream.device().is_cpu()) return Completion();  // CPU work has finished when it is issued
+  Completion completion;
+  completion.event_ = std::make_shared<const Event>(stream);
+  if (!stream.is_owned() && !stream.is_default()) completion.event_->recorded();  // its owner may destroy it
+  return completion;
+}
+
+runtime::CUevent Completion::Event::recorded() const {
+  std::call_once(once, [this] {
+    stream.device().make_current();  // the legacy default stream is the current context's
+    runtime::CUevent event = event_pool().take(stream.device());
+    try {
+      check(driver_api().cuEventRecord(event, stream.handle()), "cuEventRecord");
+    } catch (...) {
+      event_pool().give_back(stream.device().index(), event);
+      throw;  // call_once runs it again at the next need
+    }
+    handle = event;
+  });
+  return handle;
+}
+
+Completion::Event::~Event() {
+  if (handle) event_pool().give_back(stream.device().index(), handle);
+}
+
+runtime::CUevent Completion::event() const { return event_ ? event_->recorded() : nullptr; }
 
 void Completion::sync() const {
   if (!event_) return;
+  runtime::CUevent event = event_->recorded();
   event_->stream.device().make_current();
-  check(driver_api().cuEventSynchronize(event_->handle), "cuEventSynchronize");
+  check(driver_api().cuEventSynchronize(event), "cuEventSynchronize");
 }
 
 bool Completion::ready() const {
   if (!event_) return true;
+  runtime::CUevent event = event_->recorded();
   event_->stream.device().make_current();
-  runtime::CUresult result = driver_api().cuEventQuery(event_->handle);
+  runtime::CUresult result = driver_api().cuEventQuery(event);
   if (result == runtime::kCudaErrorNotReady) return false;
   check(result, "cuEventQuery");
   return true;
@@ -78,8 +103,9 @@ bool Completion::ready() const {
 
 void Completion::order_before(const Stream& stream) const {
   if (!event_ || event_->stream == stream) return;  // one stream runs its work in order anyway
+  runtime::CUevent event = event_->recorded();
   stream.device().make_current();
-  check(driver_api().cuStreamWaitEvent(stream.handle(), event_->handle, 0), "cuStreamWaitEvent");
+  check(driver_api().cuStreamWaitEvent(stream.handle(), event, 0), "cuStreamWaitEvent");
 }
 
 }  // namespace cutile

@@ -2,6 +2,7 @@
 // bytecode, compile writes a cubin, diff of a kernel with itself is PASS.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "compile/subprocess.hpp"
@@ -121,6 +122,28 @@ TEST_F(CutileIrTool, DslSoftmaxAgainstCutilePythonSoftmax) {
                           "assume pointer div_by", "count exp"})
     EXPECT_NE(table.find(row), std::string::npos) << row << " missing from\n" << table;
   EXPECT_EQ(table.find("CRITICAL\n"), std::string::npos) << table;
+}
+
+// An explanations file (--explained): a malformed one is bad input; a record that pins no row is reported
+// as stale and changes nothing.
+TEST_F(CutileIrTool, DiffReadsAnExplanationsFile) {
+  test_support::TempDir dir("cutile-ir-explained");
+  const std::string file = test_support::reference_bytecode_path().string();
+  const auto bad = dir.path() / "bad.explained";
+  std::ofstream(bad) << "kernal: vector_add\n";
+  auto result = run_cutile_ir({"diff", file, file, "--explained", bad.string()});
+  EXPECT_EQ(result.exit_code, 3) << result.stdout_text;
+  EXPECT_NE(result.stderr_text.find(bad.string() + ":1: expected 'kernel:', 'feature:'"), std::string::npos)
+      << result.stderr_text;
+  const auto stale = dir.path() / "stale.explained";
+  std::ofstream(stale) << "# a row the kernel does not have\nkernel: vadd\nfeature: count exp\nreference: 1\n"
+                          "generated: 2\nwhy: none\n";
+  result = run_cutile_ir({"diff", file, file, "--explained", stale.string()});
+  EXPECT_EQ(result.exit_code, 0) << result.stdout_text << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("cutile-ir: note: " + stale.string() +
+                                    " explains 'count exp' of @vadd as 1 against 2, which no row is now"),
+            std::string::npos)
+      << result.stderr_text;
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The driver calls of a cached launch, counted on the null driver (bench/null_driver, put on the library
-// path by CTest): one cuLaunchKernel and one cuEventRecord; no context switch when the device is already
-// current; a wait for another stream's write once per stream, not once per launch; no event at all for
+// path by CTest): one cuLaunchKernel, and the completion's cuEventRecord only when something waits for it
+// (at once on a borrowed stream); no context switch when the device is already current; a wait for another stream's write once per stream, not once per launch; no event at all for
 // lent tensors, as a C ABI call passes them; a C ABI call leaves the caller's current context as it was.
 // The first launch of each test compiles with the real tileiras; kernels never run.
 #include <dlfcn.h>
@@ -65,22 +65,45 @@ struct DLTensorDescriptors {
   cutile_cpp_tensor a, b, c;
 };
 
-TEST_F(NullDriverLaunch, CachedLaunchMakesOneLaunchAndOneEventRecord) {
+TEST_F(NullDriverLaunch, CachedLaunchMakesOneLaunchAndRecordsItsEventWhenWaitedFor) {
   Device gpu{0};
   Stream stream{gpu};
   Tensor<float> a = randn<float>({kElements}, gpu, 1), b = randn<float>({kElements}, gpu, 2);
   Tensor<float> c = empty<float>({kElements}, gpu);
   LaunchOptions options;
   options.stream = stream;
-  auto launch_once = [&] { launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b); };
+  auto launch_once = [&] { return launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b); };
   launch_once();  // traces, compiles, loads; a and b were written on the default stream: one wait each
   calls_since_snapshot();
   for (int i = 0; i < 3; ++i) {
     launch_once();
     EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
-                                             {"cuEventRecord", 1}}))
+                                             {"cuEventRecord", 0}}))
         << "launch " << i + 2;
   }
+  const Completion done = launch_once();
+  calls_since_snapshot();
+  done.sync();
+  EXPECT_EQ(calls_since_snapshot()["cuEventRecord"], 1) << "the wait records the event";
+  done.sync();
+  EXPECT_TRUE(done.ready());
+  EXPECT_EQ(calls_since_snapshot()["cuEventRecord"], 0) << "once";
+  c.to_host();  // waits for c's last write, the completion above
+  EXPECT_EQ(calls_since_snapshot()["cuEventRecord"], 0);
+}
+
+TEST_F(NullDriverLaunch, ALaunchOnABorrowedStreamRecordsItsEventAtOnce) {
+  Device gpu{0};
+  Stream owner{gpu};
+  LaunchOptions options;
+  options.stream = Stream::borrow(owner.native_handle(), gpu);  // its owner may destroy it any time after
+  Tensor<float> a = randn<float>({kElements}, gpu, 1), b = randn<float>({kElements}, gpu, 2);
+  Tensor<float> c = empty<float>({kElements}, gpu);
+  launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);
+  calls_since_snapshot();
+  launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);
+  EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
+                                           {"cuEventRecord", 1}}));
 }
 
 TEST_F(NullDriverLaunch, AStreamWaitsForAnotherStreamsWriteOnce) {
@@ -126,7 +149,8 @@ TEST_F(NullDriverLaunch, LentTensorsLaunchWithoutAnEvent) {
             {"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0}, {"cuEventRecord", 0}}))
         << "launch " << i + 2;
   }
-  // One tracked argument among lent ones: its borrow state needs the launch's event again.
+  // One tracked argument among lent ones: its borrow state holds the launch's completion, whose event is
+  // recorded when asked for.
   const Completion done =
       launch(options, kernels::vector_add<float, kTile>, lent(c).partition({kTile}), a, lent(b));
   EXPECT_NE(done.event(), nullptr);

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 
 #include "cutile/bytecode/reader.hpp"
@@ -323,6 +325,89 @@ TEST(IrDiff, TableAndJsonCarryRowsAndVerdict) {
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"verdict\": \"FAIL\""), std::string::npos);
+}
+
+Explanation axis_explanation(const DiffReport& report, std::string generated) {
+  return {report.reference_kernel, "reduce #0 axis", "1", std::move(generated), "a transposed layout"};
+}
+
+TEST(IrDiff, AnExplainedCriticalRowIsANote) {
+  DiffReport report = diff(softmax({}), softmax({.max_axis = 0}));
+  ASSERT_EQ(report.verdict, Verdict::fail);
+  // Reducing the other axis also changes the tile shapes: both rows need their explanation.
+  const Explanation shapes{report.reference_kernel, "tile shapes", "1, 1x1, 1x256", "1, 1x1, 1x256, 256", "a column"};
+  EXPECT_TRUE(explain(report, {axis_explanation(report, "0")}).empty());
+  EXPECT_EQ(report.verdict, Verdict::fail) << "the tile shapes are not explained";
+  EXPECT_TRUE(explain(report, {axis_explanation(report, "0"), shapes}).empty());
+  EXPECT_EQ(report.verdict, Verdict::pass_with_notes) << differences(report);
+  expect_row(report, "reduce #0 axis", DiffStatus::differs, Severity::critical);
+  EXPECT_EQ(find_row(report, "reduce #0 axis")->why, "a transposed layout");
+  const std::string table = format_diff_table(report);
+  EXPECT_NE(table.find("DIFFERS  CRITICAL, explained"), std::string::npos) << table;
+  EXPECT_NE(table.find("explained:\n  reduce #0 axis: a transposed layout\n  tile shapes: a column\n"), std::string::npos)
+      << table;
+  EXPECT_TRUE(table.ends_with("2 critical (2 explained), 0 warnings\nverdict: PASS_WITH_NOTES\n")) << table;
+  EXPECT_NE(format_diff_json(report).find("\"severity\": \"CRITICAL\", \"why\": \"a transposed layout\"}"),
+            std::string::npos);
+}
+
+TEST(IrDiff, AnExplanationPinsBothValuesAndTheKernel) {
+  DiffReport report = diff(softmax({}), softmax({.max_axis = 0}));
+  Explanation other_kernel = axis_explanation(report, "0");
+  other_kernel.reference_kernel = "another_kernel";
+  const auto stale = explain(report, {axis_explanation(report, "2"), other_kernel});
+  ASSERT_EQ(stale.size(), 1u) << "an explanation of another kernel is not stale here";
+  EXPECT_EQ(stale[0].generated, "2");
+  EXPECT_EQ(report.verdict, Verdict::fail);
+  EXPECT_TRUE(find_row(report, "reduce #0 axis")->why.empty());
+}
+
+TEST(IrDiff, ExplanationsFile) {
+  const auto parsed = parse_explanations(
+      "# comment\n\nkernel: k\nfeature: tile shapes\nreference: 1x1\ngenerated: 1\nwhy: scalars\n\n"
+      "kernel: k\nfeature: count exp\nreference: 2\ngenerated: 3\nwhy: one more\n",
+      "x.explained");
+  ASSERT_EQ(parsed.size(), 2u);
+  EXPECT_EQ(parsed[0].reference_kernel, "k");
+  EXPECT_EQ(parsed[0].feature, "tile shapes");
+  EXPECT_EQ(parsed[0].reference, "1x1");
+  EXPECT_EQ(parsed[0].generated, "1");
+  EXPECT_EQ(parsed[1].why, "one more");
+  EXPECT_EQ(test_support::error_of([] { parse_explanations("kernel: k\nfeature: f\n", "x.explained"); }),
+            "x.explained:1: the explanation has no 'reference:' line");
+  EXPECT_EQ(test_support::error_of([] { parse_explanations("\nkernel: k\nkernel: j\n", "x.explained"); }),
+            "x.explained:3: 'kernel:' given twice in one explanation");
+  EXPECT_EQ(test_support::error_of([] { parse_explanations("kernal: k\n", "x.explained"); }),
+            "x.explained:1: expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not 'kernal: k'");
+}
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The committed reports (scripts/ir_diff_op.sh) fail no variant, and each pinned row of an op's
+// explanations file is explained in its report: a stale file or report shows here.
+TEST(IrDiff, CommittedReportsHaveNoUnexplainedCriticalRow) {
+  const std::filesystem::path dir = std::filesystem::path(CUTILE_SOURCE_DIR) / "docs/ir-diff";
+  int reports = 0, explanations = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::filesystem::path& path = entry.path();
+    if (path.extension() == ".md" && !path.stem().string().ends_with(".notes")) {
+      ++reports;
+      EXPECT_EQ(file_text(path).find("\nverdict: FAIL\n"), std::string::npos) << path;
+    }
+    if (path.extension() != ".explained") continue;
+    std::filesystem::path report = path;
+    const std::string text = file_text(report.replace_extension(".md"));
+    for (const Explanation& e : parse_explanations(file_text(path), path.string())) {
+      ++explanations;
+      EXPECT_NE(text.find("\n  " + e.feature + ": " + e.why + "\n"), std::string::npos)
+          << path << ": '" << e.feature << "' of @" << e.reference_kernel << " is not explained in " << report;
+    }
+  }
+  EXPECT_GT(reports, 0);
+  EXPECT_GT(explanations, 0);
 }
 
 }  // namespace

@@ -28,8 +28,9 @@ constexpr std::string_view kUsage =
     "      print bytecode as Tile IR text (official syntax); the first line names the bytecode version\n"
     "  cutile-ir compile FILE --gpu sm_XX [-o OUT] [-O N]\n"
     "      compile bytecode to a cubin with tileiras (OUT defaults to FILE's name with .cubin, here)\n"
-    "  cutile-ir diff REF GEN [--kernel NAME | --ref-kernel A --gen-kernel B] [--json OUT]\n"
-    "      compare the generated kernel GEN against the reference REF feature by feature\n"
+    "  cutile-ir diff REF GEN [--kernel NAME | --ref-kernel A --gen-kernel B] [--explained FILE] [--json OUT]\n"
+    "      compare the generated kernel GEN against the reference REF feature by feature; FILE pins the\n"
+    "      CRITICAL rows the port keeps on purpose, each with its reason (include/cutile/ir/diff.hpp)\n"
     "exit status: 0 success / PASS, 2 PASS_WITH_NOTES, 1 FAIL or a failed compilation,\n"
     "             3 bad arguments or unreadable input\n";
 
@@ -94,6 +95,12 @@ Input read_input(const std::string& path) {
   return input;
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": cannot be opened for reading");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 int run_dump(const std::vector<std::string>& argv) {
   const Args args = parse(argv, {"--kernel"});
   if (args.positional.size() != 1) throw UsageError{"dump takes one FILE"};
@@ -139,7 +146,7 @@ int run_compile(const std::vector<std::string>& argv) {
 }
 
 int run_diff(const std::vector<std::string>& argv) {
-  const Args args = parse(argv, {"--kernel", "--ref-kernel", "--gen-kernel", "--json"});
+  const Args args = parse(argv, {"--kernel", "--ref-kernel", "--gen-kernel", "--explained", "--json"});
   if (args.positional.size() != 2) throw UsageError{"diff takes REF and GEN"};
   const auto both = args.get("--kernel");
   auto ref_name = args.get("--ref-kernel");
@@ -150,7 +157,12 @@ int run_diff(const std::vector<std::string>& argv) {
   const Input gen = read_input(args.positional[1]);
   const ir::Function& ref_kernel = ir::select_kernel(*ref.decoded.module, ref_name, "reference");
   const ir::Function& gen_kernel = ir::select_kernel(*gen.decoded.module, gen_name, "generated");
-  const ir::DiffReport report = ir::diff_functions(ref_kernel, gen_kernel);
+  ir::DiffReport report = ir::diff_functions(ref_kernel, gen_kernel);
+  if (auto file = args.get("--explained")) {
+    for (const ir::Explanation& e : ir::explain(report, ir::parse_explanations(read_text(*file), *file)))
+      std::cerr << "cutile-ir: note: " << *file << " explains '" << e.feature << "' of @" << e.reference_kernel
+                << " as " << e.reference << " against " << e.generated << ", which no row is now\n";
+  }
   if (auto json = args.get("--json")) {
     std::ofstream os(*json);
     os << ir::format_diff_json(report);

@@ -40,8 +40,13 @@
 //   rounding_ftz          non-default rounding_mode / flush_to_zero       CRIT     CRIT     WARN
 //   token_count           make_token count                                WARN     WARN     WARN
 //   signature             number and kinds of entry parameters            WARN     WARN     WARN
-// MATCH and SEMANTIC_EQUIV rows are INFO. Verdict: FAIL with any CRITICAL row, PASS_WITH_NOTES with any
-// WARN row, else PASS.
+// MATCH and SEMANTIC_EQUIV rows are INFO. Verdict: FAIL with any CRITICAL row that no explanation pins,
+// PASS_WITH_NOTES with any WARN row or explained CRITICAL row, else PASS.
+//
+// Explanations: a port may keep a CRITICAL difference on purpose (a different but equivalent indexing, a
+// fact its launch checks and states). An explanation pins one such row exactly (reference kernel,
+// feature, both values) and says why; the row stays CRITICAL in every report, marked explained. Any change
+// to the row, in either kernel, unpins it and the verdict is FAIL again.
 #pragma once
 
 #include <optional>
@@ -68,6 +73,7 @@ struct DiffRow {
   std::string generated;  ///< the value in the generated kernel; "-" when absent
   DiffStatus status = DiffStatus::match;
   Severity severity = Severity::info;
+  std::string why;  ///< for a CRITICAL row an explanation pins: the reason; else empty
 };
 
 struct DiffReport {
@@ -83,6 +89,24 @@ DiffReport diff_functions(const Function& ref, const Function& gen);
 /// The entry named `name`, or with no name the only entry; a UserError naming `role` ("reference",
 /// "generated") and listing the entries when there is no such entry or several to choose from.
 const Function& select_kernel(const Module& module, const std::optional<std::string>& name, std::string_view role);
+
+/// One CRITICAL row a port keeps on purpose; see "Explanations" above.
+struct Explanation {
+  std::string reference_kernel;  ///< without the '@'
+  std::string feature;
+  std::string reference;
+  std::string generated;
+  std::string why;
+};
+
+/// Parses an explanations file: records of five `key: value` lines (kernel, feature, reference, generated,
+/// why) separated by blank lines; lines starting with '#' are comments. A UserError names `source` and the
+/// line of anything else.
+std::vector<Explanation> parse_explanations(std::string_view text, std::string_view source);
+
+/// Marks the CRITICAL rows of `report` that an explanation pins and recomputes the verdict. Returns the
+/// explanations of the report's reference kernel that pin no row: stale, the row changed or was fixed.
+std::vector<Explanation> explain(DiffReport& report, const std::vector<Explanation>& explanations);
 
 /// Aligned text table, one row per feature, then `verdict: ...`.
 std::string format_diff_table(const DiffReport& report);
