@@ -6,6 +6,7 @@
 # PACK_DIR may hold tc.tar.xz and googletest.tar.xz (as for scripts/gpu_session.sh) and wheels/ (from
 # scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile; each carried wheel is installed). OUT_DIR gets logs.tgz (every log, the pytest
 # JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
+# BENCH_GIT_COMMIT overrides the commit recorded in the summary.
 set -uo pipefail
 pack=$(cd "$1" && pwd)
 out=$2
@@ -55,7 +56,9 @@ pytest_exit=$?
 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/launch_overhead.py" \
   --json "$logs/launch_overhead_python.json" >"$logs/launch_overhead_python.log" 2>&1
 
-python3 - "$logs" "$pytest_exit" "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+# The copy on a GPU machine may carry a stale .git: BENCH_GIT_COMMIT names the commit, as for gpu_bench.sh.
+commit=${BENCH_GIT_COMMIT:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+python3 - "$logs" "$pytest_exit" "$commit" \
   >"$out/bridges_gpu.json" <<'PY'
 import json, pathlib, sys, xml.etree.ElementTree as ET
 logs, pytest_exit, commit = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
