@@ -830,7 +830,8 @@ std::string memory_path(const Features& f) {
 Verdict verdict_of(const std::vector<DiffRow>& rows) {
   Verdict verdict = Verdict::pass;
   for (const DiffRow& row : rows) {
-    if (row.status == DiffStatus::match || row.status == DiffStatus::semantic_equiv || row.severity == Severity::info)
+    if (row.status == DiffStatus::match || row.status == DiffStatus::semantic_equiv ||
+        row.severity == Severity::info)
       continue;
     if (row.severity == Severity::critical && row.why.empty()) return Verdict::fail;
     verdict = Verdict::pass_with_notes;
@@ -948,7 +949,8 @@ std::vector<Explanation> parse_explanations(std::string_view text, std::string_v
     if (record.empty()) return;
     for (std::string_view key : kKeys)
       if (!record.count(key)) fail(record_line, "the explanation has no '" + std::string(key) + ":' line");
-    explanations.push_back({record["kernel"], record["feature"], record["reference"], record["generated"], record["why"]});
+    explanations.push_back(
+        {record["kernel"], record["feature"], record["reference"], record["generated"], record["why"]});
     record.clear();
   };
   size_t number = 0;
@@ -964,8 +966,10 @@ std::vector<Explanation> parse_explanations(std::string_view text, std::string_v
     }
     const size_t colon = line.find(": ");
     const std::string key(line.substr(0, colon));
-    if (colon == std::string_view::npos || std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
-      fail(number, "expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not '" + std::string(line) + "'");
+    if (colon == std::string_view::npos ||
+        std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+      fail(number, "expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not '" +
+                       std::string(line) + "'");
     if (record.count(key)) fail(number, "'" + key + ":' given twice in one explanation");
     if (record.empty()) record_line = number;
     record[key] = std::string(line.substr(colon + 2));
@@ -984,8 +988,10 @@ std::vector<Explanation> explain(DiffReport& report, const std::vector<Explanati
              r.generated == e.generated;
     };
     auto row = std::find_if(report.rows.begin(), report.rows.end(), pinned);
-    if (row == report.rows.end()) stale.push_back(e);
-    else row->why = e.why;
+    if (row == report.rows.end())
+      stale.push_back(e);
+    else
+      row->why = e.why;
   }
   report.verdict = verdict_of(report.rows);
   return stale;
@@ -1075,10 +1081,10 @@ std::string format_diff_json(const DiffReport& report) {
       << ",\n  \"generated_kernel\": " << json_string(report.generated_kernel) << ",\n  \"rows\": [";
   for (size_t i = 0; i < report.rows.size(); ++i) {
     const DiffRow& r = report.rows[i];
-    out << (i ? ",\n" : "\n") << "    {\"feature\": " << json_string(r.feature) << ", \"rule\": " << json_string(r.rule)
-        << ", \"reference\": " << json_string(r.reference) << ", \"generated\": " << json_string(r.generated)
-        << ", \"status\": \"" << diff_status_name(r.status) << "\", \"severity\": \"" << severity_name(r.severity)
-        << "\"";
+    out << (i ? ",\n" : "\n") << "    {\"feature\": " << json_string(r.feature)
+        << ", \"rule\": " << json_string(r.rule) << ", \"reference\": " << json_string(r.reference)
+        << ", \"generated\": " << json_string(r.generated) << ", \"status\": \"" << diff_status_name(r.status)
+        << "\", \"severity\": \"" << severity_name(r.severity) << "\"";
     if (!r.why.empty()) out << ", \"why\": " << json_string(r.why);
     out << "}";
   }

@@ -82,7 +82,9 @@ Completion::Event::~Event() {
   if (handle) event_pool().give_back(stream.device().index(), handle);
 }
 
-runtime::CUevent Completion::event() const { return event_ ? event_->recorded() : nullptr; }
+runtime::CUevent Completion::event() const {
+  return event_ ? event_->recorded() : nullptr;
+}
 
 void Completion::sync() const {
   if (!event_) return;

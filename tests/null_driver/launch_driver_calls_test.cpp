@@ -1,8 +1,9 @@
 // The driver calls of a cached launch, counted on the null driver (bench/null_driver, put on the library
 // path by CTest): one cuLaunchKernel, and the completion's cuEventRecord only when something waits for it
-// (at once on a borrowed stream); no context switch when the device is already current; a wait for another stream's write once per stream, not once per launch; no event at all for
-// lent tensors, as a C ABI call passes them; a C ABI call leaves the caller's current context as it was.
-// The first launch of each test compiles with the real tileiras; kernels never run.
+// (at once on a borrowed stream); no context switch when the device is already current; a wait for another
+// stream's write once per stream, not once per launch; no event at all for lent tensors, as a C ABI call
+// passes them; a C ABI call leaves the caller's current context as it was. The first launch of each test
+// compiles with the real tileiras; kernels never run.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -72,13 +73,17 @@ TEST_F(NullDriverLaunch, CachedLaunchMakesOneLaunchAndRecordsItsEventWhenWaitedF
   Tensor<float> c = empty<float>({kElements}, gpu);
   LaunchOptions options;
   options.stream = stream;
-  auto launch_once = [&] { return launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b); };
+  auto launch_once = [&] {
+    return launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);
+  };
   launch_once();  // traces, compiles, loads; a and b were written on the default stream: one wait each
   calls_since_snapshot();
   for (int i = 0; i < 3; ++i) {
     launch_once();
-    EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
-                                             {"cuEventRecord", 0}}))
+    EXPECT_EQ(
+        calls_since_snapshot(),
+        (Calls{
+            {"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0}, {"cuEventRecord", 0}}))
         << "launch " << i + 2;
   }
   const Completion done = launch_once();
@@ -102,8 +107,9 @@ TEST_F(NullDriverLaunch, ALaunchOnABorrowedStreamRecordsItsEventAtOnce) {
   launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);
   calls_since_snapshot();
   launch(options, kernels::vector_add<float, kTile>, c.partition({kTile}), a, b);
-  EXPECT_EQ(calls_since_snapshot(), (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0},
-                                           {"cuEventRecord", 1}}));
+  EXPECT_EQ(
+      calls_since_snapshot(),
+      (Calls{{"cuCtxSetCurrent", 0}, {"cuLaunchKernel", 1}, {"cuStreamWaitEvent", 0}, {"cuEventRecord", 1}}));
 }
 
 TEST_F(NullDriverLaunch, AStreamWaitsForAnotherStreamsWriteOnce) {

@@ -335,7 +335,8 @@ TEST(IrDiff, AnExplainedCriticalRowIsANote) {
   DiffReport report = diff(softmax({}), softmax({.max_axis = 0}));
   ASSERT_EQ(report.verdict, Verdict::fail);
   // Reducing the other axis also changes the tile shapes: both rows need their explanation.
-  const Explanation shapes{report.reference_kernel, "tile shapes", "1, 1x1, 1x256", "1, 1x1, 1x256, 256", "a column"};
+  const Explanation shapes{report.reference_kernel, "tile shapes", "1, 1x1, 1x256", "1, 1x1, 1x256, 256",
+                           "a column"};
   EXPECT_TRUE(explain(report, {axis_explanation(report, "0")}).empty());
   EXPECT_EQ(report.verdict, Verdict::fail) << "the tile shapes are not explained";
   EXPECT_TRUE(explain(report, {axis_explanation(report, "0"), shapes}).empty());
@@ -344,7 +345,8 @@ TEST(IrDiff, AnExplainedCriticalRowIsANote) {
   EXPECT_EQ(find_row(report, "reduce #0 axis")->why, "a transposed layout");
   const std::string table = format_diff_table(report);
   EXPECT_NE(table.find("DIFFERS  CRITICAL, explained"), std::string::npos) << table;
-  EXPECT_NE(table.find("explained:\n  reduce #0 axis: a transposed layout\n  tile shapes: a column\n"), std::string::npos)
+  EXPECT_NE(table.find("explained:\n  reduce #0 axis: a transposed layout\n  tile shapes: a column\n"),
+            std::string::npos)
       << table;
   EXPECT_TRUE(table.ends_with("2 critical (2 explained), 0 warnings\nverdict: PASS_WITH_NOTES\n")) << table;
   EXPECT_NE(format_diff_json(report).find("\"severity\": \"CRITICAL\", \"why\": \"a transposed layout\"}"),
@@ -377,8 +379,9 @@ TEST(IrDiff, ExplanationsFile) {
             "x.explained:1: the explanation has no 'reference:' line");
   EXPECT_EQ(test_support::error_of([] { parse_explanations("\nkernel: k\nkernel: j\n", "x.explained"); }),
             "x.explained:3: 'kernel:' given twice in one explanation");
-  EXPECT_EQ(test_support::error_of([] { parse_explanations("kernal: k\n", "x.explained"); }),
-            "x.explained:1: expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not 'kernal: k'");
+  EXPECT_EQ(
+      test_support::error_of([] { parse_explanations("kernal: k\n", "x.explained"); }),
+      "x.explained:1: expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not 'kernal: k'");
 }
 
 std::string file_text(const std::filesystem::path& path) {
@@ -403,7 +406,8 @@ TEST(IrDiff, CommittedReportsHaveNoUnexplainedCriticalRow) {
     for (const Explanation& e : parse_explanations(file_text(path), path.string())) {
       ++explanations;
       EXPECT_NE(text.find("\n  " + e.feature + ": " + e.why + "\n"), std::string::npos)
-          << path << ": '" << e.feature << "' of @" << e.reference_kernel << " is not explained in " << report;
+          << path << ": '" << e.feature << "' of @" << e.reference_kernel << " is not explained in "
+          << report;
     }
   }
   EXPECT_GT(reports, 0);

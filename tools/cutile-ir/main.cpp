@@ -28,7 +28,8 @@ constexpr std::string_view kUsage =
     "      print bytecode as Tile IR text (official syntax); the first line names the bytecode version\n"
     "  cutile-ir compile FILE --gpu sm_XX [-o OUT] [-O N]\n"
     "      compile bytecode to a cubin with tileiras (OUT defaults to FILE's name with .cubin, here)\n"
-    "  cutile-ir diff REF GEN [--kernel NAME | --ref-kernel A --gen-kernel B] [--explained FILE] [--json OUT]\n"
+    "  cutile-ir diff REF GEN [--kernel NAME | --ref-kernel A --gen-kernel B] [--explained FILE] [--json "
+    "OUT]\n"
     "      compare the generated kernel GEN against the reference REF feature by feature; FILE pins the\n"
     "      CRITICAL rows the port keeps on purpose, each with its reason (include/cutile/ir/diff.hpp)\n"
     "exit status: 0 success / PASS, 2 PASS_WITH_NOTES, 1 FAIL or a failed compilation,\n"
@@ -160,8 +161,9 @@ int run_diff(const std::vector<std::string>& argv) {
   ir::DiffReport report = ir::diff_functions(ref_kernel, gen_kernel);
   if (auto file = args.get("--explained")) {
     for (const ir::Explanation& e : ir::explain(report, ir::parse_explanations(read_text(*file), *file)))
-      std::cerr << "cutile-ir: note: " << *file << " explains '" << e.feature << "' of @" << e.reference_kernel
-                << " as " << e.reference << " against " << e.generated << ", which no row is now\n";
+      std::cerr << "cutile-ir: note: " << *file << " explains '" << e.feature << "' of @"
+                << e.reference_kernel << " as " << e.reference << " against " << e.generated
+                << ", which no row is now\n";
   }
   if (auto json = args.get("--json")) {
     std::ofstream os(*json);
