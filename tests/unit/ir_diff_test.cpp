@@ -4,8 +4,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 
 #include "cutile/bytecode/reader.hpp"
@@ -16,6 +14,7 @@
 #include "support/dsl_kernels.hpp"
 #include "support/error_of.hpp"
 #include "support/op_modules.hpp"
+#include "support/toolchain_fixture.hpp"
 
 namespace cutile::ir {
 namespace {
@@ -384,11 +383,6 @@ TEST(IrDiff, ExplanationsFile) {
       "x.explained:1: expected 'kernel:', 'feature:', 'reference:', 'generated:' or 'why:', not 'kernal: k'");
 }
 
-std::string file_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // The committed reports (scripts/ir_diff_op.sh) fail no variant, and each pinned row of an op's
 // explanations file is explained in its report: a stale file or report shows here.
 TEST(IrDiff, CommittedReportsHaveNoUnexplainedCriticalRow) {
@@ -398,12 +392,12 @@ TEST(IrDiff, CommittedReportsHaveNoUnexplainedCriticalRow) {
     const std::filesystem::path& path = entry.path();
     if (path.extension() == ".md" && !path.stem().string().ends_with(".notes")) {
       ++reports;
-      EXPECT_EQ(file_text(path).find("\nverdict: FAIL\n"), std::string::npos) << path;
+      EXPECT_EQ(test_support::read_text(path).find("\nverdict: FAIL\n"), std::string::npos) << path;
     }
     if (path.extension() != ".explained") continue;
     std::filesystem::path report = path;
-    const std::string text = file_text(report.replace_extension(".md"));
-    for (const Explanation& e : parse_explanations(file_text(path), path.string())) {
+    const std::string text = test_support::read_text(report.replace_extension(".md"));
+    for (const Explanation& e : parse_explanations(test_support::read_text(path), path.string())) {
       ++explanations;
       EXPECT_NE(text.find("\n  " + e.feature + ": " + e.why + "\n"), std::string::npos)
           << path << ": '" << e.feature << "' of @" << e.reference_kernel << " is not explained in "
