@@ -1,32 +1,34 @@
-// The checks every op makes on its tensor descriptors before anything runs, in the order the header
-// promises: null pointers, descriptor fields, devices, dtypes, ranks, shapes, aliasing.
+// The checks of the C ABI's tensor descriptors themselves, before an op's description checks what they
+// describe: null pointers, descriptor fields, devices.
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "cutile/dims.hpp"
-#include "cutile/ir/type.hpp"
+#include "cutile/op/run.hpp"
 #include "cutile_cpp/kernels.h"
 
 namespace cutile::capi {
 
 /// One tensor argument as the op declares it.
 struct TensorParam {
-  const char* name;
+  std::string_view name;
   const cutile_cpp_tensor* descriptor;
-  bool output;
+  bool written;
+  bool optional;  ///< a null descriptor is an absent argument, not an error
 };
 
 static_assert(CUTILE_CPP_MAX_DIMS <= Dims::kCapacity);
 
 /// A descriptor that passed the field checks, copied out of the caller's memory.
 struct CheckedTensor {
-  std::string name;
-  bool output = false;
+  std::string_view name;
+  bool present = true;  ///< false: an absent optional argument, nothing else is set
+  bool written = false;
   cutile_cpp_dtype dtype = CUTILE_CPP_F32;
   void* data = nullptr;
   Dims shape, strides;  // inline: a call checks every descriptor, and allocations cost more than checks
@@ -37,27 +39,18 @@ struct CheckedTensor {
   int64_t numel() const;
   /// "x (bf16[4, 8] on cuda:0)"
   std::string describe() const;
+  /// What the op description's checks read.
+  op::TensorFacts facts() const;
 };
 
 /// "f32", "bf16", ...; "dtype code N" for a code outside cutile_cpp_dtype.
 std::string dtype_name(int32_t dtype);
-ir::ElementType element_type(cutile_cpp_dtype dtype);
 int64_t element_size(cutile_cpp_dtype dtype);
 
 /// Null pointers (NULL_POINTER), each descriptor's fields (INVALID_DESCRIPTOR), then devices: every
-/// descriptor on one device, CUDA ones on `device_id` (DEVICE_MISMATCH); a negative `device_id` is an
-/// INVALID_ARGUMENT.
-std::vector<CheckedTensor> check_descriptors(std::initializer_list<TensorParam> params, int32_t device_id);
-
-/// Each tensor's dtype is one of `supported` (UNSUPPORTED_DTYPE) and all share it (DTYPE_MISMATCH).
-void check_dtypes(std::span<const CheckedTensor> tensors, std::initializer_list<cutile_cpp_dtype> supported);
-/// RANK_MISMATCH unless `tensor` has `rank` dims.
-void check_rank(const CheckedTensor& tensor, int rank);
-/// SHAPE_MISMATCH unless `a` and `b` have the same shape.
-void check_same_shape(const CheckedTensor& a, const CheckedTensor& b);
-/// UNSUPPORTED_SHAPE unless every extent and stride fits the kernels' i32 indices.
-void check_index_range(std::span<const CheckedTensor> tensors);
-/// ALIASING if an output's memory overlaps another argument's or an output's elements overlap each other.
-void check_no_aliasing(std::span<const CheckedTensor> tensors);
+/// descriptor on one device, CUDA ones on `device_id` when it is given (DEVICE_MISMATCH); a negative
+/// `device_id` is an INVALID_ARGUMENT. Without memory (shapes only), data pointers are not looked at.
+std::vector<CheckedTensor> check_descriptors(std::span<const TensorParam> params, std::optional<int32_t> device_id,
+                                             bool with_memory = true);
 
 }  // namespace cutile::capi

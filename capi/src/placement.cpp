@@ -48,7 +48,7 @@ Placement place(std::span<const CheckedTensor> tensors, int32_t device_id, void*
 
 AnyTensor lend(const CheckedTensor& tensor, const Placement& placement) {
   try {
-    return AnyTensor::lend(element_type(tensor.dtype), element_size(tensor.dtype), tensor.data,
+    return AnyTensor::lend(op::element_type(static_cast<op::Dtype>(tensor.dtype)), element_size(tensor.dtype), tensor.data,
                            {tensor.shape.begin(), tensor.shape.end()},
                            {tensor.strides.begin(), tensor.strides.end()}, placement.device);
   } catch (const UserError& e) {

@@ -4,11 +4,26 @@
 #include <new>
 
 #include "cutile/error.hpp"
+#include "cutile/op/error.hpp"
 
 namespace cutile::capi {
 namespace {
 
 thread_local std::string last_error;
+
+cutile_cpp_status status_of(cutile::op::Problem problem) {
+  using cutile::op::Problem;
+  switch (problem) {
+    case Problem::unsupported_dtype: return CUTILE_CPP_ERROR_UNSUPPORTED_DTYPE;
+    case Problem::dtype_mismatch: return CUTILE_CPP_ERROR_DTYPE_MISMATCH;
+    case Problem::rank_mismatch: return CUTILE_CPP_ERROR_RANK_MISMATCH;
+    case Problem::shape_mismatch: return CUTILE_CPP_ERROR_SHAPE_MISMATCH;
+    case Problem::unsupported_shape: return CUTILE_CPP_ERROR_UNSUPPORTED_SHAPE;
+    case Problem::aliasing: return CUTILE_CPP_ERROR_ALIASING;
+    case Problem::invalid_argument: return CUTILE_CPP_ERROR_INVALID_ARGUMENT;
+  }
+  return CUTILE_CPP_ERROR_INVALID_ARGUMENT;
+}
 
 }  // namespace
 
@@ -32,6 +47,8 @@ int32_t translate_current_exception(const char* op) noexcept {
     throw;
   } catch (const AbiError& e) {
     return fail(e.status(), prefix + e.message());
+  } catch (const cutile::op::OpError& e) {
+    return fail(status_of(e.problem()), prefix + e.message());
   } catch (const cutile::UserError& e) {
     return fail(CUTILE_CPP_ERROR_INVALID_ARGUMENT, prefix + e.message());
   } catch (const cutile::RuntimeError& e) {

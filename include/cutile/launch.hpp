@@ -53,6 +53,9 @@ struct KernelHints {
   }
 };
 
+/// The SMs compile_only sizes default persistent grids by: an H200's.
+inline constexpr int kDefaultSmCount = 132;
+
 struct LaunchOptions {
   std::optional<std::array<int64_t, 3>> grid;  ///< needed when no output partition decides it
   std::optional<Stream> stream;                ///< default: the device's default stream
@@ -103,8 +106,12 @@ std::unique_ptr<ir::Module> trace_erased(AnyKernel kernel, std::span<const Array
 std::optional<ir::Attribute> entry_hints(const KernelHints& hints);
 
 Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options);
+/// `sm_count`: the blocks a kernel whose outputs are all OutTiles gets by default, as on that GPU.
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
-                              const std::string& gpu);
+                              const std::string& gpu, int sm_count);
+/// The checks and the trace of compile_kernel, without tileiras: the entry's name and verified module.
+std::pair<std::string, std::unique_ptr<ir::Module>> trace_only(const KernelRef& kernel, std::span<LaunchArg> args,
+                                                               const LaunchOptions& options, int sm_count);
 
 template <class P>
 struct arg_binder;
@@ -198,12 +205,14 @@ Completion launch(void (*kernel)(P...), A&&... args) {
 }
 
 /// Ahead-of-time compilation: the same checks, tracing and cache fill as launch() for `gpu`, with no GPU
-/// needed (arguments may be meta tensors, Tensor<E>::meta(shape)) and nothing launched.
+/// needed (arguments may be meta tensors, Tensor<E>::meta(shape)) and nothing launched. A kernel whose
+/// outputs are all OutTiles gets the grid it would get on a GPU with `sm_count` SMs (the H200's 132 by
+/// default) unless `options.grid` sets one.
 template <detail::KernelParam... P, class... A>
 CompiledKernel compile_only(const std::string& gpu, const LaunchOptions& options, void (*kernel)(P...), A&&... args) {
   auto bound = detail::bind_args<P...>(std::forward<A>(args)...);
   const detail::KernelRef ref{reinterpret_cast<detail::AnyKernel>(kernel), &detail::trace_erased<P...>};
-  return detail::compile_kernel(ref, bound, options, gpu);
+  return detail::compile_kernel(ref, bound, options, gpu, kDefaultSmCount);
 }
 
 }  // namespace cutile

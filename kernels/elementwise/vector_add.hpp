@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -18,5 +19,11 @@ void vector_add(Out<E, Shape<TILE>> c, In<E, Shape<dyn>> a, In<E, Shape<dyn>> b)
   auto [i] = c.tile_index();
   c.store(a.load(tile<TILE>, {i}) + b.load(tile<TILE>, {i}));  // (TILE)
 }
+
+/// The op (vector_add.cpp).
+extern const op::OpSpec vector_add_op;
+
+/// Tiles of 1024 elements.
+void launch_vector_add(op::Target& target, const AnyTensor& c, const AnyTensor& a, const AnyTensor& b);
 
 }  // namespace cutile::kernels

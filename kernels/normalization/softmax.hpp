@@ -26,6 +26,7 @@
 #include <tuple>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -113,5 +114,13 @@ void softmax_chunked(OutTiles<E, Shape<1, TILE_N>> y, In<E, Shape<dyn, dyn>> x) 
     return none;
   });
 }
+
+/// The op (softmax.cpp): TileGym's softmax(x, use_tma, use_chunked, use_multi_wave).
+extern const op::OpSpec softmax_op;
+
+/// TileGym's kernel choice and launch policy: multi-wave, then chunked, then TMA, else the persistent
+/// gather kernel; rows of more than 16384 columns take the chunked kernel whatever the flags say.
+void launch_softmax(op::Target& target, const AnyTensor& y, const AnyTensor& x, bool use_tma, bool use_chunked,
+                    bool use_multi_wave);
 
 }  // namespace cutile::kernels

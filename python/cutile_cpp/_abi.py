@@ -32,6 +32,7 @@ class Header:
     constants: dict[str, int] = field(default_factory=dict)
     enums: dict[str, dict[str, int]] = field(default_factory=dict)
     structs: dict[str, list[tuple[str, str, int | None]]] = field(default_factory=dict)  # (type, name, length)
+    unions: set[str] = field(default_factory=set)  # the names in `structs` that are unions
     functions: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # name -> (result, param types)
 
 
@@ -54,7 +55,7 @@ def parse_header(text: str) -> Header:
                 raise HeaderError(f"enum {name}: entry {item!r} has no explicit integer value")
             entries[match[1]] = int(match[2])
         header.enums[name] = entries
-    for tag, body, name in re.findall(r"typedef\s+struct\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):
+    for kind, tag, body, name in re.findall(r"typedef\s+(struct|union)\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):
         fields = []
         for item in filter(None, (part.strip() for part in body.split(";"))):
             match = re.fullmatch(r"([\w\s\*]+?)\s*\b(\w+)\s*(?:\[(\w+)\])?", item)
@@ -65,6 +66,8 @@ def parse_header(text: str) -> Header:
                 length = int(length) if length.isdigit() else header.constants[length]
             fields.append((_normalise_type(match[1]), match[2], length))
         header.structs[name] = fields
+        if kind == "union":
+            header.unions.add(name)
     for result, name, params in re.findall(r"CUTILE_CPP_API\s+([\w\s\*]+?)\s*\b(\w+)\s*\(([^)]*)\)\s*;", text):
         types = []
         if params.strip() != "void":
@@ -80,8 +83,8 @@ def parse_header(text: str) -> Header:
 
 
 class Binding:
-    """A loaded library with the header's declarations: `structs`, `constants`, enum values as attributes
-    of `enums[name]`, and each function as an attribute."""
+    """A loaded library with the header's declarations: `structs` (unions too), `constants`, enum values in
+    `enums[name]`, and each function as an attribute."""
 
     def __init__(self, header: Header, library: ctypes.CDLL):
         self.header = header
@@ -93,7 +96,8 @@ class Binding:
             for type_name, field_name, length in fields:
                 base = self._ctype(type_name)
                 ctypes_fields.append((field_name, base * length if length is not None else base))
-            self.structs[name] = type(name, (ctypes.Structure,), {"_fields_": ctypes_fields})
+            base_class = ctypes.Union if name in header.unions else ctypes.Structure
+            self.structs[name] = type(name, (base_class,), {"_fields_": ctypes_fields})
         for name, (result, params) in header.functions.items():
             restype, argtypes = self._ctype(result), [self._ctype(p) for p in params]
             function = getattr(library, name)
@@ -106,4 +110,7 @@ class Binding:
         pointee = re.fullmatch(r"(?:const )?(\w+)\*", type_name)
         if pointee and pointee[1] in self.structs:
             return ctypes.POINTER(self.structs[pointee[1]])
+        pointee = re.fullmatch(r"(?:const )?(\w+)\* ?(?:const)?\*", type_name)
+        if pointee and pointee[1] in self.structs:
+            return ctypes.POINTER(ctypes.POINTER(self.structs[pointee[1]]))
         raise HeaderError(f"type {type_name!r} has no ctypes binding")

@@ -1,7 +1,7 @@
 """Finding, building and loading libcutile_cpp_kernels.so.
 
-The package's C extension cutile_cpp._descriptors (python/ext/descriptors.c) is found and built the same
-way, next to the library in release mode and in <build>/python in development mode.
+The package's C extension cutile_cpp._native (python/ext/native.c) is found and built the same way, next to
+the library in release mode and in <build>/python in development mode.
 
 Two modes (CUTILE_CPP_MODE, default: development when this package is imported from a cutile-cpp source
 tree, release otherwise):
@@ -31,8 +31,8 @@ from ._abi import Binding, parse_header
 from .errors import CutileCppBuildError, CutileCppError
 
 LIBRARY_NAME = "libcutile_cpp_kernels.so"
-# The C extension that packs descriptors (python/ext/descriptors.c), built for this interpreter.
-DESCRIPTORS_NAME = "_descriptors" + sysconfig.get_config_var("EXT_SUFFIX")
+# The C extension that calls the library's ops (python/ext/native.c), built for this interpreter.
+NATIVE_NAME = "_native" + sysconfig.get_config_var("EXT_SUFFIX")
 HEADER = Path("cutile_cpp") / "kernels.h"
 _PACKAGE = Path(__file__).resolve().parent
 _SOURCE_DIRS = ("capi", "kernels", "include", "src", "python/ext")
@@ -89,13 +89,13 @@ def _autobuild_enabled() -> bool:
 
 
 def build_command(root: Path, build: Path) -> list[list[str]]:
-    """The commands that (configure if needed and) build the library and the descriptor extension."""
+    """The commands that (configure if needed and) build the library and the native extension."""
     commands = []
     if not (build / "CMakeCache.txt").is_file():
         commands.append(
             ["cmake", "-S", str(root), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", f"-DCUTILE_PYTHON={sys.executable}"]
         )
-    commands.append(["cmake", "--build", str(build), "--target", "cutile_cpp_kernels", "cutile_cpp_descriptors"])
+    commands.append(["cmake", "--build", str(build), "--target", "cutile_cpp_kernels", "cutile_cpp_native"])
     return commands
 
 
@@ -144,11 +144,11 @@ def library_path() -> Path:
     return _development_build()[0]
 
 
-def descriptors_path() -> Path:
-    """The descriptor extension: the package's in release mode, else the build directory's (rebuilt when
-    stale, as the library is)."""
+def native_module_path() -> Path:
+    """The native extension: the package's in release mode, else the build directory's (rebuilt when stale,
+    as the library is)."""
     if mode() == "release":
-        return _PACKAGE / DESCRIPTORS_NAME
+        return _PACKAGE / NATIVE_NAME
     return _development_build()[1]
 
 
@@ -156,17 +156,17 @@ def descriptors_path() -> Path:
 def _development_build() -> tuple[Path, Path]:
     """The library and the extension in the build directory, built together when either is stale; checked
     once per process (a rebuild takes effect in the next process anyway)."""
-    outputs = (build_dir() / "capi" / LIBRARY_NAME, build_dir() / "python" / DESCRIPTORS_NAME)
+    outputs = (build_dir() / "capi" / LIBRARY_NAME, build_dir() / "python" / NATIVE_NAME)
     ensure_built(source_root(), build_dir(), list(outputs))
     return outputs
 
 
-def load_descriptors():
-    """The cutile_cpp._descriptors module (python/ext/descriptors.c)."""
-    name = "cutile_cpp._descriptors"
+def load_native_module():
+    """The cutile_cpp._native module (python/ext/native.c)."""
+    name = "cutile_cpp._native"
     if name in sys.modules:
         return sys.modules[name]
-    path = descriptors_path()
+    path = native_module_path()
     if not path.is_file():
         raise CutileCppError(f"{path} does not exist (mode {mode()}): the package's C extension was not built")
     loader = importlib.machinery.ExtensionFileLoader(name, str(path))

@@ -13,5 +13,13 @@ class CutileCppError(RuntimeError):
         self.status_name = status_name
 
 
+class CutileCppTypeError(CutileCppError, TypeError):
+    """The library refused an argument's dtype (UNSUPPORTED_DTYPE, DTYPE_MISMATCH)."""
+
+
+class CutileCppValueError(CutileCppError, ValueError):
+    """The library refused an argument's value: descriptor, rank, shape, device, aliasing, parameter."""
+
+
 class CutileCppBuildError(CutileCppError):
     """The development-mode rebuild of the library failed."""

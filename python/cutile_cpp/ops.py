@@ -1,46 +1,31 @@
-"""The kernel library's ops on torch.Tensors.
+"""The kernel library's ops on torch.Tensors: one function per op of the library, made from the op's
+description when first asked for (python/cutile_cpp/_functions.py says what every function does).
 
-Each op checks its arguments in Python (TypeError/ValueError naming the argument), allocates its output
-on the input's device, and runs the kernel through the C ABI: for CUDA tensors on that device's current
-stream, without a copy or a synchronisation; for CPU tensors on the CPU interpreter, before it returns.
-A failure of the library raises CutileCppError with its status. Each op is
-also a torch.library custom op, `torch.ops.cutile_cpp.<op>`, with a fake implementation, so torch.compile
-traces through it without a graph break (eager calls go to the library directly).
-
-Ops without a backward kernel are forward-only: inputs that require grad are detached (with a warning)
-and results carry no gradient. Ops with one register it with torch.library.register_autograd.
-
-One module per op, cutile_cpp/_ops/<op>.py; each defines the public function, its torch.library custom op(s) and fake
-implementation(s).
+    from cutile_cpp import ops
+    y = ops.softmax(x)           # x: 2-D; on x's GPU and its current stream, or on the CPU interpreter
+    help(ops.rms_norm)           # its tensors, dtypes, parameters and rules
 """
 
 from __future__ import annotations
 
-from ._ops.dropout import dropout
-from ._ops.geglu import geglu
-from ._ops.gelu import gelu
-from ._ops.layer_norm_legacy import layer_norm_legacy
-from ._ops.persistent_layer_norm import persistent_layer_norm
-from ._ops.relu import relu
-from ._ops.rms_norm import rms_norm, rms_norm_backward
-from ._ops.rope import rope
-from ._ops.silu_and_mul import silu_and_mul
-from ._ops.softmax import softmax
-from ._ops.swiglu import swiglu
-from ._ops.vector_add import vector_add
+import functools
 
-__all__ = [
-    "dropout",
-    "geglu",
-    "gelu",
-    "layer_norm_legacy",
-    "persistent_layer_norm",
-    "relu",
-    "rms_norm",
-    "rms_norm_backward",
-    "rope",
-    "silu_and_mul",
-    "softmax",
-    "swiglu",
-    "vector_add",
-]
+
+@functools.cache
+def _built() -> dict:
+    from . import _functions as functions
+
+    return functions.build()
+
+
+def __getattr__(name: str):
+    if name == "__all__":
+        return sorted(_built())
+    try:
+        return _built()[name]
+    except KeyError:
+        raise AttributeError(f"module 'cutile_cpp.ops' has no op {name!r}") from None
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_built()))

@@ -517,10 +517,18 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
 }
 
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
-                              const std::string& gpu) {
+                              const std::string& gpu, int sm_count) {
   check_args(args, /*needs_memory=*/false);
-  const Specialisation s = specialise(kernel, args, options, infer_grid(args, options, 1), gpu);
+  const Specialisation s = specialise(kernel, args, options, infer_grid(args, options, sm_count), gpu);
   return {s.name, gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds, s.cubin->cubin};
+}
+
+std::pair<std::string, std::unique_ptr<ir::Module>> trace_only(const KernelRef& kernel, std::span<LaunchArg> args,
+                                                               const LaunchOptions& options, int sm_count) {
+  check_args(args, /*needs_memory=*/false);
+  TracedModule traced = trace_module(kernel, args, options, infer_grid(args, options, sm_count));
+  dump_if_asked(traced);
+  return {std::move(traced.name), std::move(traced.module)};
 }
 
 }  // namespace cutile::detail

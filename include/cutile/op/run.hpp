@@ -1,0 +1,61 @@
+// Calling an op: its description's checks, then its launcher. C++ callers use op::run; the C ABI checks
+// the caller's descriptors with op::check before it places anything, then calls the launcher itself.
+//
+//   op::Target target = op::Target::on(stream);
+//   op::run(kernels::softmax_op, target, {&y, &x}, {false, false, false});
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cutile/op/spec.hpp"
+
+namespace cutile::op {
+
+/// What the checks read of one tensor argument.
+struct TensorFacts {
+  std::string_view name;         ///< the argument's name, for messages
+  std::optional<Dtype> dtype;    ///< nullopt: an element type with no Dtype
+  std::span<const int64_t> shape;
+  std::span<const int64_t> strides;
+  uint64_t address = 0;          ///< 0 for a meta tensor: no memory to overlap
+  enum class Place : uint8_t { cuda, cpu, meta } place = Place::cuda;
+  int device = 0;                ///< the CUDA ordinal
+
+  /// "x (bf16[4, 8] on cuda:0)"
+  std::string describe() const;
+};
+
+/// Checks one call against `spec` (OpError otherwise, naming the argument and the rule): every required
+/// tensor is present; dtypes; ranks; shapes and rules; scalars' types and valid values; extents and strides
+/// within the kernels' i32 indices; written tensors overlapping nothing. `tensors` are in the spec's order
+/// (null: absent); `scalars` too, and come back converted to their spec's kinds. Devices, pointers and
+/// streams are the caller's to check.
+void check(const OpSpec& spec, std::span<const TensorFacts* const> tensors, std::span<Scalar> scalars);
+
+/// The output shapes the spec derives from the inputs (the outputs in `tensors` are not read), after the
+/// checks of check() that concern inputs and scalars; in the order of the spec's outputs.
+struct OutputShape {
+  Dtype dtype;
+  std::vector<int64_t> shape;
+};
+std::vector<OutputShape> output_shapes(const OpSpec& spec, std::span<const TensorFacts* const> tensors,
+                                       std::span<Scalar> scalars);
+
+/// Whether every written tensor of the call is empty, so that there is nothing to launch.
+bool nothing_to_write(const OpSpec& spec, std::span<const TensorFacts* const> tensors);
+
+/// Checks, then launches on `target`: `tensors` and `scalars` in the spec's order (null: an absent
+/// optional tensor). Scalars may be given as any number; they are converted to the spec's kinds.
+void run(const OpSpec& spec, Target& target, std::span<const AnyTensor* const> tensors,
+         std::span<const Scalar> scalars);
+void run(const OpSpec& spec, Target& target, std::initializer_list<const AnyTensor*> tensors,
+         std::initializer_list<Scalar> scalars = {});
+
+/// The facts of a tensor argument named `name`.
+TensorFacts facts_of(const AnyTensor& tensor, std::string_view name);
+
+}  // namespace cutile::op

@@ -1,0 +1,71 @@
+// Where an op's launches go: onto a stream (a GPU's, or the CPU interpreter's), into tileiras for an
+// architecture with no GPU present (ahead-of-time compilation and the aot tests), or into traced modules
+// only (IR parity and dumps, no tileiras). A launcher is written once against a Target and serves all
+// three.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cutile/launch.hpp"
+#include "cutile/op/dtype.hpp"
+
+namespace cutile::op {
+
+/// A kernel a trace target recorded, as launched: its entry's name and its verified module.
+struct TracedKernel {
+  std::string name;
+  std::shared_ptr<const ir::Module> module;
+};
+
+class Target {
+ public:
+  enum class Mode { launch, compile, trace };
+
+  /// Launches on `stream`, on its device.
+  static Target on(const Stream& stream);
+  /// Compiles every launch for `gpu` (e.g. "sm_90"), a GPU with `sm_count` SMs, and launches nothing.
+  static Target compile_for(std::string gpu, int sm_count);
+  /// Traces and verifies every launch for `gpu` with `sm_count` SMs, keeping the modules.
+  static Target trace_for(std::string gpu, int sm_count);
+
+  Mode mode() const { return mode_; }
+  /// The SMs persistent grids are sized by (hardware threads on the CPU interpreter).
+  int sm_count() const { return sm_count_; }
+  /// tileiras' --gpu-name, e.g. "sm_90"; "interpret" on the CPU.
+  const std::string& gpu() const { return gpu_; }
+  /// The stream of a launch target; a cutile::InternalError for the others.
+  const Stream& stream() const;
+
+  /// Launches `kernel` (compiles it, traces it) with `options`; a launch target sets the stream.
+  template <detail::KernelParam... P, class... A>
+  void launch(LaunchOptions options, void (*kernel)(P...), A&&... args) {
+    auto bound = detail::bind_args<P...>(std::forward<A>(args)...);
+    const detail::KernelRef ref{reinterpret_cast<detail::AnyKernel>(kernel), &detail::trace_erased<P...>};
+    dispatch(ref, bound, std::move(options));
+  }
+
+  /// Memory for intermediate results of one call: row-major on the target's device, in its stream's
+  /// order, freed after the launches that use it; a meta tensor for compile and trace targets.
+  AnyTensor scratch(Dtype dtype, std::vector<int64_t> shape) const;
+
+  /// What a compile target compiled, in launch order.
+  std::span<const CompiledKernel> compiled() const { return compiled_; }
+  /// What a trace target traced, in launch order.
+  std::span<const TracedKernel> traced() const { return traced_; }
+
+ private:
+  Target(Mode mode, std::string gpu, int sm_count) : mode_(mode), gpu_(std::move(gpu)), sm_count_(sm_count) {}
+  void dispatch(const detail::KernelRef& kernel, std::span<detail::LaunchArg> args, LaunchOptions options);
+
+  Mode mode_;
+  std::string gpu_;
+  int sm_count_;
+  std::optional<Stream> stream_;
+  std::vector<CompiledKernel> compiled_;
+  std::vector<TracedKernel> traced_;
+};
+
+}  // namespace cutile::op

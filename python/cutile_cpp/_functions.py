@@ -1,0 +1,378 @@
+"""The Python function of every op, made from its description (kernels/<family>/<op>.cpp, read from the
+library as JSON): its signature, argument checks, views, output allocation, the call, its torch.library
+op with schema and fake implementation, and its autograd formula when it has a backward op.
+
+A function takes the op's input (and in-place) tensors in order, then its parameters with their
+defaults, then its outputs as keyword-only arguments (`y=None`: allocated when not given). It returns its
+outputs (one tensor, or a tuple), or its in-place tensors when it has no outputs.
+
+- Checks: Python checks only what must be known before the library is called (that tensors are tensors,
+  parameters' Python types and choice names); the library checks everything else against the
+  description and its errors are raised as CutileCppTypeError / CutileCppValueError (TypeError /
+  ValueError).
+- Views: a `rows` tensor of any rank >= 1 is passed as (prod(leading), N), a `flat` one as its elements;
+  outputs with such a view come back in the first viewed input's leading shape.
+- Devices and streams: the kernels run on the inputs' device and its current stream (CPU tensors: the
+  interpreter, before the call returns), with no copy and no synchronisation.
+- torch.library: each op is torch.ops.cutile_cpp.<op> (on the viewed tensors) with a fake
+  implementation that asks the library for the output shapes, so torch.compile traces through it; eager
+  calls go to the library directly unless autograd needs the op.
+- Autograd: an op with a backward op `b` gets its gradients from b, by names: b's input `d<y>` is the
+  gradient of output y, b's other tensors and parameters are the op's of the same names, b's output `d<x>`
+  is the gradient of input x. An op without one is forward-only: inputs that require grad are detached
+  with a warning.
+"""
+
+from __future__ import annotations
+
+import keyword
+import numbers
+import warnings
+
+import torch
+
+from . import _call
+
+_LIBRARY = torch.library.Library("cutile_cpp", "FRAGMENT")
+
+
+class Op:
+    """One op, ready to call."""
+
+    def __init__(self, spec: dict, number: int, library: _call.Library):
+        self.spec = spec
+        self.name = spec["name"]
+        self.number = number
+        self.library = library
+        tensors = spec["tensors"]
+        self.names = tuple(t["name"] for t in tensors)
+        self.roles = tuple(t["role"] for t in tensors)
+        self.ranks = tuple(t["rank"] for t in tensors)
+        self.views = tuple(t["view"] for t in tensors)
+        self.optional = tuple(t["optional"] for t in tensors)
+        self.inputs = tuple(i for i, r in enumerate(self.roles) if r != "out")
+        self.outputs = tuple(i for i, r in enumerate(self.roles) if r == "out")
+        self.inouts = tuple(i for i, r in enumerate(self.roles) if r == "inout")
+        self.like = {i: self.names.index(t["like"]) for i, t in enumerate(tensors) if t["like"]}
+        self.shapes_needed = any(i not in self.like for i in self.outputs)
+        self.scalars = spec["scalars"]
+        self.kinds = b"".join(b"r" if s["type"] == "real" else b"i" for s in self.scalars)
+        self.backward: Op | None = None
+
+    # ---- arguments
+
+    def prepare(self, tensors: list) -> tuple:
+        """Checks the input tensors and applies their views in place; returns (the first input, the leading
+        shape to give viewed outputs, or None)."""
+        first, lead = None, None
+        for i in self.inputs:
+            t = tensors[i]
+            if t is None:
+                if self.optional[i]:
+                    continue
+                raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} is required")
+            if not isinstance(t, torch.Tensor):
+                raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} must be a torch.Tensor, got {type(t).__name__}")
+            if t.dtype not in _call.TORCH_DTYPES:
+                raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} has dtype {t.dtype}, which no op takes")
+            view = self.views[i]
+            if view != "exact" and t.dim() != self.ranks[i]:
+                if view == "rows":
+                    if t.dim() == 0:
+                        raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} needs a last axis, got a 0-dim tensor")
+                    lead = t.shape[:-1] if lead is None else lead
+                    t = t.view(-1, t.shape[-1]) if self.roles[i] == "inout" else t.reshape(-1, t.shape[-1])
+                else:
+                    lead = t.shape if lead is None else lead
+                    t = t.view(-1) if self.roles[i] == "inout" else t.reshape(-1)
+                tensors[i] = t
+            if first is None:
+                first = t
+        return first, lead
+
+    def values(self, scalars: tuple) -> tuple:
+        """The parameters as the library takes them: floats for reals, ints for the others."""
+        out = []
+        for s, v in zip(self.scalars, scalars):
+            kind = s["type"]
+            if kind == "real":
+                if type(v) is not float:
+                    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                        raise TypeError(f"cutile_cpp.{self.name}: {s['name']} must be a real number, got {type(v).__name__}")
+                    v = float(v)
+            elif kind == "choice":
+                if v is None:
+                    v = int(s["default"])
+                elif isinstance(v, str):
+                    if v not in s["choices"]:
+                        raise ValueError(
+                            f"cutile_cpp.{self.name}: {s['name']} {v!r} is none of {', '.join(map(repr, s['choices']))}"
+                        )
+                    v = s["choices"].index(v)
+                elif not (isinstance(v, int) and not isinstance(v, bool)):
+                    raise TypeError(f"cutile_cpp.{self.name}: {s['name']} must be one of {s['choices']}, got {v!r}")
+            elif kind == "flag":
+                if not isinstance(v, (bool, int)):
+                    raise TypeError(f"cutile_cpp.{self.name}: {s['name']} must be a bool, got {type(v).__name__}")
+                v = int(v)
+            elif type(v) is not int:
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                    raise TypeError(f"cutile_cpp.{self.name}: {s['name']} must be an integer, got {type(v).__name__}")
+                v = int(v)
+            out.append(v)
+        return tuple(out)
+
+    # ---- the call
+
+    def allocate(self, tensors: list, values: tuple, first: torch.Tensor, with_data: bool = True) -> None:
+        """Fills the missing outputs of `tensors` with new ones of the shapes the library derives."""
+        shapes = None
+        if self.shapes_needed:
+            probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))
+            status, shapes = self.library.native.output_shapes(
+                self.number, probe, self.names, values, self.kinds, len(self.outputs), False
+            )
+            if status:
+                _call.raise_for(status)
+        for k, i in enumerate(self.outputs):
+            if tensors[i] is not None:
+                continue
+            if i in self.like:
+                tensors[i] = torch.empty_like(tensors[self.like[i]])
+            else:
+                code, shape = shapes[k]
+                tensors[i] = torch.empty(shape, dtype=self.library.dtype_of_code[code], device=first.device)
+
+    def launch(self, tensors: list, values: tuple, first: torch.Tensor) -> None:
+        if first.is_cuda:
+            index = first.get_device()
+            stream = torch._C._cuda_getCurrentRawStream(index) or None
+        else:
+            index, stream = 0, None
+        status = self.library.native.call(self.number, tuple(tensors), self.names, values, self.kinds, index, stream)
+        if status:
+            _call.raise_for(status)
+
+    def results(self, tensors: list, lead):
+        """The outputs (else the in-place tensors), viewed outputs in the leading shape."""
+        chosen = self.outputs or self.inouts
+        out = []
+        for i in chosen:
+            t = tensors[i]
+            if lead is not None and self.views[i] == "rows":
+                t = t.view(*lead, t.shape[-1])
+            elif lead is not None and self.views[i] == "flat":
+                t = t.view(lead)
+            out.append(t)
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def __call__(self, tensors: list, scalars: tuple):
+        """The public function's body: tensors in the description's order (outputs None unless given)."""
+        given = [tensors[i] for i in self.outputs]
+        first, lead = self.prepare(tensors)
+        values = self.values(scalars)
+        for k, i in enumerate(self.outputs):
+            if given[k] is not None:
+                tensors[i] = self.output_view(given[k], lead, i)
+        if torch.is_grad_enabled() and any(tensors[i] is not None and tensors[i].requires_grad for i in self.inputs):
+            if self.backward is not None:
+                return self.through_torch(tensors, values, lead, given)
+            warnings.warn(
+                f"cutile_cpp.{self.name} is forward-only: its inputs are detached and its result has no gradient",
+                stacklevel=3,
+            )
+            for i in self.inputs:
+                if tensors[i] is not None and self.roles[i] == "in":
+                    tensors[i] = tensors[i].detach()
+        if torch.compiler.is_compiling():
+            return self.through_torch(tensors, values, lead, given)
+        self.allocate(tensors, values, first)
+        self.launch(tensors, values, first)
+        return self.results(tensors, lead)
+
+    def output_view(self, t, lead, i):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} must be a torch.Tensor, got {type(t).__name__}")
+        if lead is None or self.views[i] == "exact":
+            return t
+        return t.view(-1, t.shape[-1]) if self.views[i] == "rows" else t.view(-1)
+
+    def through_torch(self, tensors: list, values: tuple, lead, given: list):
+        """The call as torch.ops.cutile_cpp.<op>, for autograd and torch.compile; given outputs are
+        copied into."""
+        op = getattr(torch.ops.cutile_cpp, self.name)
+        result = op(*(tensors[i] for i in self.inputs), *values)
+        if not self.outputs:
+            return self.results(tensors, lead)
+        produced = list(result) if isinstance(result, (tuple, list)) else [result]
+        for k, i in enumerate(self.outputs):
+            if given[k] is not None:
+                tensors[i].copy_(produced[k])
+            else:
+                tensors[i] = produced[k]
+        return self.results(tensors, lead)
+
+    # ---- torch.library
+
+    def schema(self) -> str:
+        types = {"real": "float", "integer": "int", "flag": "int", "choice": "int"}
+        params = []
+        for alias, i in enumerate(self.inputs):
+            mutable = f"({chr(ord('a') + alias)}!)" if self.roles[i] == "inout" else ""
+            params.append(f"Tensor{mutable}{'?' if self.optional[i] else ''} {self.names[i]}")
+        params += [f"{types[s['type']]} {s['name']}" for s in self.scalars]
+        returns = ", ".join("Tensor" for _ in self.outputs)
+        returns = f"({returns})" if len(self.outputs) != 1 else "Tensor"
+        return f"({', '.join(params)}) -> {returns}"
+
+    def from_op_arguments(self, args: tuple) -> tuple[list, tuple]:
+        tensors = [None] * len(self.names)
+        for k, i in enumerate(self.inputs):
+            tensors[i] = args[k]
+        return tensors, tuple(args[len(self.inputs) :])
+
+    def register(self) -> None:
+        qualname = f"cutile_cpp::{self.name}"
+        _LIBRARY.define(self.name + self.schema())
+
+        def implementation(*args):
+            tensors, values = self.from_op_arguments(args)
+            first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
+            self.allocate(tensors, values, first)
+            self.launch(tensors, values, first)
+            produced = tuple(tensors[i] for i in self.outputs)
+            return produced[0] if len(produced) == 1 else (produced if produced else None)
+
+        def fake(*args):
+            tensors, values = self.from_op_arguments(args)
+            first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
+            self.allocate(tensors, values, first)
+            produced = tuple(tensors[i] for i in self.outputs)
+            return produced[0] if len(produced) == 1 else (produced if produced else None)
+
+        _LIBRARY.impl(self.name, implementation, "CompositeExplicitAutograd")
+        torch.library.register_fake(qualname, fake, lib=_LIBRARY)
+
+    def register_autograd(self, backward: "Op") -> None:
+        """Wires `backward`, by the naming convention above."""
+        self.backward = backward
+        forward_tensors = {name: i for i, name in enumerate(self.names)}
+        forward_scalars = {s["name"]: k for k, s in enumerate(self.scalars)}
+        plan = []  # per backward input: ("grad", output k) | ("saved", saved index); then scalars
+        saved = []  # forward tensor indices to save
+        for i in backward.inputs:
+            name = backward.names[i]
+            if name.startswith("d") and name[1:] in forward_tensors and self.roles[forward_tensors[name[1:]]] == "out":
+                plan.append(("grad", self.outputs.index(forward_tensors[name[1:]])))
+            elif name in forward_tensors:
+                plan.append(("saved", len(saved)))
+                saved.append(forward_tensors[name])
+            else:
+                raise RuntimeError(f"{backward.name}: input {name} is neither d<output> nor a tensor of {self.name}")
+        scalar_sources = []
+        for s in backward.scalars:
+            if s["name"] not in forward_scalars:
+                raise RuntimeError(f"{backward.name}: parameter {s['name']} is not a parameter of {self.name}")
+            scalar_sources.append(forward_scalars[s["name"]])
+        gradient_of = []  # per forward input: the backward output index of its gradient, or None
+        for i in self.inputs:
+            name = "d" + self.names[i]
+            gradient_of.append(backward.outputs.index(backward.names.index(name)) if name in backward.names else None)
+
+        def setup_context(ctx, inputs, output):
+            produced = output if isinstance(output, (tuple, list)) else (output,)
+            everything = [None] * len(self.names)
+            for k, i in enumerate(self.inputs):
+                everything[i] = inputs[k]
+            for k, i in enumerate(self.outputs):
+                everything[i] = produced[k]
+            ctx.save_for_backward(*(everything[i] for i in saved))
+            ctx.scalars = tuple(inputs[len(self.inputs) + k] for k in scalar_sources)
+
+        def backward_formula(ctx, *grads):
+            tensors = ctx.saved_tensors
+            args = [grads[where] if kind == "grad" else tensors[where] for kind, where in plan]
+            result = getattr(torch.ops.cutile_cpp, backward.name)(*args, *ctx.scalars)
+            result = result if isinstance(result, (tuple, list)) else (result,)
+            return (*(None if g is None else result[g] for g in gradient_of), *(None for _ in self.scalars))
+
+        torch.library.register_autograd(
+            f"cutile_cpp::{self.name}", backward_formula, setup_context=setup_context, lib=_LIBRARY
+        )
+
+    # ---- the public function
+
+    def python_default(self, s: dict) -> str:
+        if s["default"] is None:
+            return ""
+        if s["type"] == "real":
+            return repr(float(s["default"]))
+        if s["type"] == "flag":
+            return repr(bool(s["default"]))
+        if s["type"] == "choice":
+            return repr(s["choices"][int(s["default"])])
+        return repr(int(s["default"]))
+
+    def function(self):
+        """The public function, with a real signature (exec of its def line) and the description's doc."""
+        params, seen_default, keyword_only = [], False, False
+        entries = [(self.names[i], "None" if self.optional[i] else "") for i in self.inputs]
+        entries += [(s["name"], self.python_default(s)) for s in self.scalars]
+        for name, default in entries:
+            if keyword.iskeyword(name):
+                raise RuntimeError(f"{self.name}: the parameter name {name} is a Python keyword")
+            if default:
+                seen_default = True
+            elif seen_default and not keyword_only:
+                params.append("*")
+                keyword_only = True
+            params.append(f"{name}={default}" if default else name)
+        outputs = [self.names[i] for i in self.outputs]
+        if outputs:
+            if not keyword_only:
+                params.append("*")
+            params += [f"{name}=None" for name in outputs]
+        tensor_list = ", ".join(self.names) + ("," if len(self.names) == 1 else "")
+        scalar_list = ", ".join(s["name"] for s in self.scalars) + ("," if len(self.scalars) == 1 else "")
+        source = (
+            f"def {self.name}({', '.join(params)}):\n"
+            f"    return _op([{tensor_list}], ({scalar_list}))\n"
+        )
+        namespace = {"_op": self}
+        exec(source, namespace)  # noqa: S102 (the source is made from the library's own descriptions)
+        fn = namespace[self.name]
+        fn.__doc__ = self.docstring()
+        fn.__module__ = "cutile_cpp.ops"
+        fn.__qualname__ = self.name
+        return fn
+
+    def docstring(self) -> str:
+        lines = [self.spec["doc"], ""]
+        for t in self.spec["tensors"]:
+            view = {"rows": " (any rank >= 1, as rows)", "flat": " (any shape, as its elements)"}.get(t["view"], "")
+            lines.append(f"    {t['role']:<5} {t['name']}: {t['type']}{view}{' (optional)' if t['optional'] else ''}"
+                         + (f" - {t['doc']}" if t["doc"] else ""))
+        for var, dtypes in self.spec["dtypes"].items():
+            lines.append(f"    {var}: {', '.join(dtypes)}")
+        for s in self.scalars:
+            choices = f" one of {s['choices']}" if s["choices"] else ""
+            lines.append(f"    {s['name']}: {s['type']}{choices}" + (f", valid when {s['valid']}" if s["valid"] else "")
+                         + (f" - {s['doc']}" if s["doc"] else ""))
+        for r in self.spec["rules"]:
+            lines.append(f"    requires {r['condition']}: {r['why']}")
+        lines.append("    Differentiable through " + self.spec["backward"] + "." if self.spec["backward"] else "    Forward-only.")
+        if self.spec["provenance"]:
+            lines.append(f"    Ports {self.spec['provenance']}.")
+        return "\n".join(lines)
+
+
+def build() -> dict:
+    """Every op's public function, by name, with its torch.library op registered."""
+    library = _call.library()
+    ops = {spec["name"]: Op(spec, number, library) for number, spec in enumerate(library.specs)}
+    for op in ops.values():
+        op.register()
+    for op in ops.values():
+        if op.spec["backward"]:
+            op.register_autograd(ops[op.spec["backward"]])
+    return {name: op.function() for name, op in ops.items()}

@@ -1,1 +1,0 @@
-"""The ops' implementations, one module per op; cutile_cpp.ops lists the public functions."""
