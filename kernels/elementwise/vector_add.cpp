@@ -19,6 +19,7 @@ const op::OpSpec vector_add_op{
     .dtypes = {{"E", op::kFloatDtypes}},
     .tensors = {op::out("c", "E[N]").flat(), op::in("a", "E[N]").flat(), op::in("b", "E[N]").flat()},
     .launch = op::bind<launch_vector_add>(),
+    .configurations = {"N=1000 E={f32,f16,bf16}"},
 };
 
 const op::Registration registration{vector_add_op};

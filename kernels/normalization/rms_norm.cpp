@@ -115,6 +115,9 @@ const op::OpSpec rms_norm_op{
     .parity = {{"rms_norm.static_persistent", "rms_norm_static_persistent", "M=4096 N=4096 E=bf16 eps=1e-5 mode=static_persistent"},
                {"rms_norm.multi_wave_reload", "rms_norm_row_reload", "M=4096 N=4096 E=bf16 eps=1e-5 mode=multi_wave_reload"},
                {"rms_norm.multi_wave_cached", "rms_norm_row_cached", "M=4096 N=4096 E=bf16 eps=1e-5 mode=multi_wave_cached"}},
+    .configurations = {"M=300 N={16,1000,4096} E={f32,f16,bf16} mode={static_persistent,multi_wave_reload,"
+                       "multi_wave_cached}",
+                       "M=300 N=32768 E=bf16 mode={static_persistent,multi_wave_reload,multi_wave_cached}"},
     .tilegym = {.name = "rms_norm",
                 .signature = "input, normalized_shape, weight, eps, bias=None, mode=None, offset=0.0, **kwargs",
                 .renames = "x=input",
@@ -136,6 +139,7 @@ const op::OpSpec rms_norm_backward_op{
     .rules = {op::unsupported_unless("N <= 32768", "a row is at most one 32768-column tile")},
     .launch = op::bind<launch_rms_norm_backward>(),
     .parity = {{"rms_norm.backward", "rms_norm_backward", "M=4096 N=4096 E=bf16"}},
+    .configurations = {"M={300,9000} N={16,4096} E={f32,f16,bf16} offset={0,1}", "M=300 N=32768 E=bf16"},
 };
 
 const op::Registration registrations[] = {op::Registration{rms_norm_op}, op::Registration{rms_norm_backward_op}};

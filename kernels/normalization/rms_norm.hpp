@@ -85,13 +85,8 @@ void rms_norm_backward(OutTiles<E, Shape<TM, TN>> dx, Out<float, Shape<1, TN>> d
                        In<E, Shape<dyn, dyn>> dy, In<E, Shape<dyn, dyn>> x, In<E, Shape<dyn>> w,
                        In<float, Shape<dyn>> rstd, Float offset) {
   using Partial = Tile<float, Shape<1, TN>>;
-  auto wf = [&] {
-    auto loaded = reshape<Shape<1, TN>>(cast<float>(w.load(tile<TN>, {0}, pad::zero)));  // (1, TN)
-    if constexpr (SHIFTED)
-      return loaded + offset;
-    else
-      return loaded;
-  }();
+  auto wf = reshape<Shape<1, TN>>(cast<float>(w.load(tile<TN>, {0}, pad::zero)));  // (1, TN)
+  if constexpr (SHIFTED) wf = wf + offset;
   const Float inv_n = 1.0f / cast<float>(x.template extent<1>());
   auto dw = for_each_tile(
       std::tie(dx), linear, zeros<float, 1, TN>(), [&](TileIndex<E, Shape<TM, TN>> t, Partial acc) {

@@ -91,6 +91,9 @@ const op::OpSpec softmax_op{
                {"softmax.multi_wave", "softmax_row", "M=4096 N=4096 E=bf16 use_multi_wave=1"},
                {"softmax.tma", "softmax_tma", "M=4096 N=4096 E=bf16 use_tma=1"},
                {"softmax.chunked", "softmax_chunked", "M=4096 N=4096 E=bf16 use_chunked=1"}},
+    .configurations = {"M=3 N={15,16,31,32,63,64,127,128,255,256,511,512,1023,1024,2047,2048,4095,4096,8191,8192,"
+                       "16383,16384} E={f32,f16,bf16} use_tma={0,1} use_chunked=0 use_multi_wave={0,1}",
+                       "M=3 N={15,16,1024,8191,8192,16384,20000} E={f32,f16,bf16} use_chunked=1"},
     .tilegym = {.name = "softmax", .signature = "x, use_tma=False, **kwargs"},
 };
 

@@ -63,8 +63,9 @@ class Op:
 
     def prepare(self, tensors: list) -> tuple:
         """Checks the input tensors and applies their views in place; returns (the first input, the leading
-        shape to give viewed outputs, or None)."""
-        first, lead = None, None
+        shape to give viewed outputs, or None). Viewed inputs must agree: every `rows` input has the first
+        one's leading shape, every `flat` input its shape."""
+        first, lead, viewed = None, None, None
         for i in self.inputs:
             t = tensors[i]
             if t is None:
@@ -75,17 +76,28 @@ class Op:
                 raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} must be a torch.Tensor, got {type(t).__name__}")
             if t.dtype not in _call.TORCH_DTYPES:
                 raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} has dtype {t.dtype}, which no op takes")
+            if not (t.is_cuda or t.is_cpu) and not torch.compiler.is_compiling():
+                raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} is on {t.device}; the ops take CUDA or CPU tensors")
             view = self.views[i]
-            if view != "exact" and t.dim() != self.ranks[i]:
-                if view == "rows":
-                    if t.dim() == 0:
-                        raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} needs a last axis, got a 0-dim tensor")
-                    lead = t.shape[:-1] if lead is None else lead
-                    t = t.view(-1, t.shape[-1]) if self.roles[i] == "inout" else t.reshape(-1, t.shape[-1])
-                else:
-                    lead = t.shape if lead is None else lead
-                    t = t.view(-1) if self.roles[i] == "inout" else t.reshape(-1)
-                tensors[i] = t
+            if view != "exact":
+                if view == "rows" and t.dim() == 0:
+                    raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} needs a last axis, got a 0-dim tensor")
+                shape = t.shape[:-1] if view == "rows" else t.shape
+                if viewed is None:
+                    viewed = (self.names[i], shape)
+                elif shape != viewed[1]:
+                    raise ValueError(
+                        f"cutile_cpp.{self.name}: {self.names[i]} has shape {tuple(t.shape)}, which does not match "
+                        f"{viewed[0]}'s {tuple(viewed[1])}" + (" in its leading dims" if view == "rows" else "")
+                    )
+                if t.dim() != self.ranks[i]:
+                    lead = shape
+                    inout = self.roles[i] == "inout"
+                    if view == "rows":
+                        t = t.view(-1, t.shape[-1]) if inout else t.reshape(-1, t.shape[-1])
+                    else:
+                        t = t.view(-1) if inout else t.reshape(-1)
+                    tensors[i] = t
             if first is None:
                 first = t
         return first, lead
@@ -220,31 +232,46 @@ class Op:
         for alias, i in enumerate(self.inputs):
             mutable = f"({chr(ord('a') + alias)}!)" if self.roles[i] == "inout" else ""
             params.append(f"Tensor{mutable}{'?' if self.optional[i] else ''} {self.names[i]}")
-        params += [f"{types[s['type']]} {s['name']}" for s in self.scalars]
+        for s in self.scalars:
+            default = "" if s["default"] is None else (
+                f"={float(s['default'])!r}" if s["type"] == "real" else f"={int(s['default'])}"
+            )
+            params.append(f"{types[s['type']]} {s['name']}{default}")
         returns = ", ".join("Tensor" for _ in self.outputs)
         returns = f"({returns})" if len(self.outputs) != 1 else "Tensor"
         return f"({', '.join(params)}) -> {returns}"
 
-    def from_op_arguments(self, args: tuple) -> tuple[list, tuple]:
+    def from_op_arguments(self, args: tuple, kwargs: dict) -> tuple[list, tuple]:
+        """The torch.library op's arguments, in the description's order. The dispatcher may leave out
+        trailing parameters at their defaults, or pass parameters by name."""
         tensors = [None] * len(self.names)
         for k, i in enumerate(self.inputs):
-            tensors[i] = args[k]
-        return tensors, tuple(args[len(self.inputs) :])
+            tensors[i] = args[k] if k < len(args) else kwargs[self.names[i]]
+        given = args[len(self.inputs) :]
+        values = []
+        for k, s in enumerate(self.scalars):
+            if k < len(given):
+                values.append(given[k])
+            elif s["name"] in kwargs:
+                values.append(kwargs[s["name"]])
+            else:
+                values.append(float(s["default"]) if s["type"] == "real" else int(s["default"]))
+        return tensors, tuple(values)
 
     def register(self) -> None:
         qualname = f"cutile_cpp::{self.name}"
         _LIBRARY.define(self.name + self.schema())
 
-        def implementation(*args):
-            tensors, values = self.from_op_arguments(args)
+        def implementation(*args, **kwargs):
+            tensors, values = self.from_op_arguments(args, kwargs)
             first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
             self.allocate(tensors, values, first)
             self.launch(tensors, values, first)
             produced = tuple(tensors[i] for i in self.outputs)
             return produced[0] if len(produced) == 1 else (produced if produced else None)
 
-        def fake(*args):
-            tensors, values = self.from_op_arguments(args)
+        def fake(*args, **kwargs):
+            tensors, values = self.from_op_arguments(args, kwargs)
             first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
             self.allocate(tensors, values, first)
             produced = tuple(tensors[i] for i in self.outputs)
@@ -281,13 +308,11 @@ class Op:
 
         def setup_context(ctx, inputs, output):
             produced = output if isinstance(output, (tuple, list)) else (output,)
-            everything = [None] * len(self.names)
-            for k, i in enumerate(self.inputs):
-                everything[i] = inputs[k]
+            everything, values = self.from_op_arguments(tuple(inputs), {})
             for k, i in enumerate(self.outputs):
                 everything[i] = produced[k]
             ctx.save_for_backward(*(everything[i] for i in saved))
-            ctx.scalars = tuple(inputs[len(self.inputs) + k] for k in scalar_sources)
+            ctx.scalars = tuple(values[k] for k in scalar_sources)
 
         def backward_formula(ctx, *grads):
             tensors = ctx.saved_tensors

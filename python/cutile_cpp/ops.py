@@ -1,5 +1,7 @@
 """The kernel library's ops on torch.Tensors: one function per op of the library, made from the op's
-description when first asked for (python/cutile_cpp/_functions.py says what every function does).
+description (python/cutile_cpp/_functions.py says what every function does), with its torch.library op
+torch.ops.cutile_cpp.<op>. They are made when this module is imported; if the library cannot be loaded
+then, importing still succeeds and the first use of an op raises why.
 
     from cutile_cpp import ops
     y = ops.softmax(x)           # x: 2-D; on x's GPU and its current stream, or on the CPU interpreter
@@ -29,3 +31,15 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_built()))
+
+
+def _build_now() -> None:
+    from .errors import CutileCppError
+
+    try:
+        _built()
+    except CutileCppError:
+        pass  # functools.cache keeps no result: the first use tries again and raises
+
+
+_build_now()

@@ -44,6 +44,17 @@ void check_presence(const OpSpec& spec, std::span<const TensorFacts* const> tens
   }
 }
 
+// The present tensors, inputs (and in-place ones) first, so that they name the dtypes and ranks and the
+// outputs (when checked) are held to them.
+std::vector<size_t> inputs_first(const OpSpec& spec, std::span<const TensorFacts* const> tensors, bool outputs) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i] && spec.tensors[i].role != Role::out) order.push_back(i);
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i] && outputs && spec.tensors[i].role == Role::out) order.push_back(i);
+  return order;
+}
+
 void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const TensorFacts* const> tensors,
                   Bindings& b, bool outputs) {
   b.dtype_sizes.assign(spec.dtypes.size(), 0);
@@ -54,17 +65,16 @@ void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
     for (Dtype d : set) list += (list.empty() ? "" : ", ") + std::string(dtype_name(d));
     return list;
   };
+  const std::vector<size_t> order = inputs_first(spec, tensors, outputs);
   // Every tensor's dtype is one the op supports, then each variable's tensors share theirs.
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    if (!tensors[i] || (!outputs && spec.tensors[i].role == Role::out)) continue;
+  for (const size_t i : order) {
     const detail::CompiledTensor& t = c.tensors[i];
     const std::vector<Dtype> fixed = {t.fixed};
     const std::vector<Dtype>& set = t.dtype_var >= 0 ? spec.dtypes[static_cast<size_t>(t.dtype_var)].dtypes : fixed;
     if (!tensors[i]->dtype || std::find(set.begin(), set.end(), *tensors[i]->dtype) == set.end())
       throw OpError(Problem::unsupported_dtype, tensors[i]->describe() + ": the op supports " + supported(set));
   }
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    if (!tensors[i] || (!outputs && spec.tensors[i].role == Role::out)) continue;
+  for (const size_t i : order) {
     const int var = c.tensors[i].dtype_var;
     if (var < 0) continue;
     const auto v = static_cast<size_t>(var);
@@ -80,8 +90,7 @@ void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
 }
 
 void check_ranks(const OpSpec& spec, const CompiledSpec& c, std::span<const TensorFacts* const> tensors, bool outputs) {
-  for (size_t i = 0; i < tensors.size(); ++i) {
-    if (!tensors[i] || (!outputs && spec.tensors[i].role == Role::out)) continue;
+  for (const size_t i : inputs_first(spec, tensors, outputs)) {
     if (tensors[i]->shape.size() != c.tensors[i].dims.size())
       throw OpError(Problem::rank_mismatch, tensors[i]->describe() + ": expected " + std::to_string(c.tensors[i].dims.size()) +
                                                 " dims (" + std::string(spec.tensors[i].type) + "), got " +

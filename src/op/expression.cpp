@@ -34,8 +34,9 @@ class Parser {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::invalid_argument("'" + std::string(text_) + "', at " + std::to_string(pos_) + ": " + what);
+  [[noreturn]] void fail(const std::string& what) const { fail_at(pos_, what); }
+  [[noreturn]] void fail_at(size_t at, const std::string& what) const {
+    throw std::invalid_argument("'" + std::string(text_) + "', at " + std::to_string(at) + ": " + what);
   }
 
   void skip_space() {
@@ -135,9 +136,10 @@ class Parser {
       pos_ += used;
       return node;
     }
+    const size_t at = pos_;
     const std::string_view name = identifier();
     if (name.empty()) fail("unexpected '" + std::string(1, c) + "'");
-    if (take("(")) return parse_call(name);
+    if (take("(")) return parse_call(name, at);
     const auto scalar = std::find(names_.scalars.begin(), names_.scalars.end(), name);
     if (scalar != names_.scalars.end()) {
       node->kind = Node::Kind::scalar;
@@ -145,7 +147,8 @@ class Parser {
       return node;
     }
     if (std::find(names_.dtype_vars.begin(), names_.dtype_vars.end(), name) != names_.dtype_vars.end())
-      fail("the dtype variable " + std::string(name) + " is not a number; size(" + std::string(name) + ") is its bytes");
+      fail_at(at, "the dtype variable " + std::string(name) + " is not a number; size(" + std::string(name) +
+                      ") is its bytes");
     auto symbol = std::find(names_.symbols.begin(), names_.symbols.end(), name);
     if (symbol == names_.symbols.end()) symbol = names_.symbols.insert(names_.symbols.end(), std::string(name));
     node->kind = Node::Kind::symbol;
@@ -153,7 +156,7 @@ class Parser {
     return node;
   }
 
-  NodePtr parse_call(std::string_view function) {
+  NodePtr parse_call(std::string_view function, size_t at) {
     auto node = std::make_shared<Node>();
     if (function == "size") {
       const std::string_view var = identifier();
@@ -165,7 +168,7 @@ class Parser {
       return node;
     }
     const size_t arity = function == "min" || function == "max" ? 2 : function == "pow2" || function == "finite" ? 1 : 0;
-    if (arity == 0) fail("no function " + std::string(function) + " (there are size, min, max, pow2, finite)");
+    if (arity == 0) fail_at(at, "no function " + std::string(function) + " (there are size, min, max, pow2, finite)");
     node->kind = Node::Kind::call;
     node->op = function == "min" ? "min" : function == "max" ? "max" : function == "pow2" ? "pow2" : "finite";
     for (size_t i = 0; i < arity; ++i) {
@@ -252,6 +255,8 @@ bool is_integer_number(const Node& n, int64_t& value) {
 }  // namespace
 
 Expression Expression::parse(std::string_view text, Names& names) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   Expression e;
   e.root_ = Parser(text, names).parse_all();
   e.text_ = std::string(text);

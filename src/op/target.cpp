@@ -2,9 +2,10 @@
 
 namespace cutile::op {
 
-Target Target::on(const Stream& stream) {
+Target Target::on(const Stream& stream, std::optional<int> sm_count) {
   const Device& device = stream.device();
-  Target target(Mode::launch, device.arch(), device.sm_count());
+  if (sm_count && *sm_count < 1) throw UserError("a target needs at least one SM, got " + std::to_string(*sm_count));
+  Target target(Mode::launch, device.arch(), sm_count.value_or(device.sm_count()));
   target.stream_ = stream;
   return target;
 }

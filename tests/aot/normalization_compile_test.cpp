@@ -1,7 +1,6 @@
-// The normalisation kernels the C ABI ships, traced with the facts of contiguous aligned tensors, compile
+// The layer-norm kernels the C ABI ships, traced with the facts of contiguous aligned tensors, compile
 // with the real tileiras for sm_90: every kernel in every dtype at a middle row tile, and the smallest and
-// largest row tiles the C ABI instantiates (32768 for RMS norm and layer_norm_legacy, 16384 for the
-// persistent layer norm).
+// largest row tiles the C ABI instantiates (32768 for layer_norm_legacy, 16384 for the persistent one).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +10,6 @@
 #include "cutile/compile/toolchain.hpp"
 #include "normalization/layer_norm_legacy.hpp"
 #include "normalization/persistent_layer_norm.hpp"
-#include "normalization/rms_norm.hpp"
 #include "support/dsl_kernels.hpp"
 #include "support/toolchain_fixture.hpp"
 
@@ -38,29 +36,11 @@ void add_persistent_layer_norm(std::vector<TracedKernel>& out, const std::string
        }});
 }
 
-// RMS norm's four kernels and the layer norms' three at row tile TN (TileGym's tile sizes for it).
+// The layer norms' three kernels at row tile TN (TileGym's tile sizes for it).
 template <ct::Element E, int64_t TN>
 void add_instances(std::vector<TracedKernel>& out, const std::string& dtype) {
   const auto m1 = contiguous(1), m2 = contiguous(2);
   const std::string suffix = "_" + dtype + "_" + std::to_string(TN);
-  constexpr int64_t TM = TN <= 1024 ? 16 : TN >= 16384 ? 2 : 4;
-  constexpr int64_t TILE = std::min<int64_t>(4096 / sizeof(E), TN);
-  out.push_back({"rms_norm_static_persistent" + suffix, [=] {
-                   return trace_with(&lib::rms_norm_static_persistent<E, TM, TN>, {m2, m1, m2, m1, {}, {}});
-                 }});
-  out.push_back({"rms_norm_row_reload" + suffix, [=] {
-                   return trace_with(&lib::rms_norm_row_reload<E, TN, TILE>, {m2, m1, m2, m1, {}, {}});
-                 }});
-  out.push_back({"rms_norm_row_cached" + suffix, [=] {
-                   return trace_with(&lib::rms_norm_row_cached<E, TN>, {m2, m1, m2, m1, {}, {}});
-                 }});
-  out.push_back({"rms_norm_backward_1" + suffix, [=] {
-                   return trace_with(&lib::rms_norm_backward<E, 1, TN>, {m2, m2, m2, m2, m1, m1});
-                 }});
-  if constexpr (TN <= 4096)
-    out.push_back({"rms_norm_backward_4" + suffix, [=] {
-                     return trace_with(&lib::rms_norm_backward<E, 4, TN>, {m2, m2, m2, m2, m1, m1});
-                   }});
   if constexpr (TN <= 65536 / sizeof(E))
     out.push_back({"layer_norm_legacy_1" + suffix, [=] {
                      return trace_with(&lib::layer_norm_legacy<E, TN, 1>, {m2, m1, m1, m2, m1, m1, {}, {}});

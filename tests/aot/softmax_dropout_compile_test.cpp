@@ -1,4 +1,4 @@
-// Every softmax and dropout kernel instance the C ABI ships (capi/src/softmax.cpp, capi/src/dropout.cpp),
+// Every dropout kernel instance the C ABI ships (capi/src/dropout.cpp),
 // traced for contiguous tensors, compiles with the real tileiras for sm_90.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,6 @@
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
 #include "elementwise/dropout.hpp"
-#include "normalization/softmax.hpp"
 #include "support/dsl_kernels.hpp"
 #include "support/toolchain_fixture.hpp"
 
@@ -20,36 +19,6 @@ namespace lib = cutile::kernels;
 using cutile::test_support::contiguous;
 using cutile::test_support::trace_with;
 using cutile::test_support::TracedKernel;
-
-template <ct::Element E, int64_t TILE>
-void add_softmax(std::vector<TracedKernel>& out, const std::string& dtype) {
-  const auto m2 = contiguous(2);
-  const std::string tile = std::to_string(TILE);
-  out.push_back({"softmax_gather_" + dtype + "_" + tile, [=] {
-                   return trace_with(&lib::softmax_gather<E, TILE>, {m2, m2});
-                 }});
-  out.push_back({"softmax_row_" + dtype + "_" + tile, [=] {
-                   return trace_with(&lib::softmax_row<E, TILE>, {m2, m2});
-                 }});
-  out.push_back({"softmax_gather_exact_" + dtype + "_" + tile, [=] {
-                   return trace_with(&lib::softmax_gather<E, TILE, TILE>, {m2, m2});
-                 }});
-  out.push_back({"softmax_row_exact_" + dtype + "_" + tile, [=] {
-                   return trace_with(&lib::softmax_row<E, TILE, TILE>, {m2, m2});
-                 }});
-  out.push_back({"softmax_tma_" + dtype + "_" + tile, [=] {
-                   return trace_with(&lib::softmax_tma<E, TILE>, {m2, m2});
-                 }});
-  if constexpr (TILE <= 8192)
-    out.push_back({"softmax_chunked_1_" + dtype + "_" + tile, [=] {
-                     return trace_with(&lib::softmax_chunked<E, TILE, 1>, {m2, m2});
-                   }});
-  if constexpr (TILE == 8192)
-    out.push_back({"softmax_chunked_dyn_" + dtype + "_" + tile, [=] {
-                     return trace_with(&lib::softmax_chunked<E, TILE, ct::dyn>, {m2, m2});
-                   }});
-  if constexpr (TILE < 16384) add_softmax<E, TILE * 2>(out, dtype);
-}
 
 template <ct::Element E>
 void add_dropout(std::vector<TracedKernel>& out, const std::string& dtype) {
@@ -62,9 +31,6 @@ void add_dropout(std::vector<TracedKernel>& out, const std::string& dtype) {
 
 std::vector<TracedKernel> shipped() {
   std::vector<TracedKernel> out;
-  add_softmax<float, 16>(out, "f32");
-  add_softmax<ct::f16, 16>(out, "f16");
-  add_softmax<ct::bf16, 16>(out, "bf16");
   add_dropout<float>(out, "f32");
   add_dropout<ct::f16>(out, "f16");
   add_dropout<ct::bf16>(out, "bf16");

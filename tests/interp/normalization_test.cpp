@@ -1,4 +1,4 @@
-// The normalisation kernels (rms_norm forward schedules and backward, layer norms) on the CPU interpreter,
+// The layer-norm kernels on the CPU interpreter,
 // against float64 references computed from the same (rounded) inputs: every dtype, ragged row counts and
 // row lengths, several persistent grids.
 #include <gtest/gtest.h>
@@ -10,7 +10,6 @@
 #include "cutile/launch.hpp"
 #include "normalization/layer_norm_legacy.hpp"
 #include "normalization/persistent_layer_norm.hpp"
-#include "normalization/rms_norm.hpp"
 #include "support/tensor_values.hpp"
 
 namespace {
@@ -31,137 +30,9 @@ void expect_close(const std::vector<double>& out, const std::vector<double>& ref
         << what << " at " << i << ": " << out[i] << " vs " << ref[i];
 }
 
-struct RmsReference {
-  std::vector<double> y, rstd;
-};
-
-RmsReference rms_norm_ref(const std::vector<double>& x, const std::vector<double>& w, int64_t m, int64_t n,
-                          double eps, double offset) {
-  RmsReference r{std::vector<double>(x.size()), std::vector<double>(static_cast<size_t>(m))};
-  for (int64_t i = 0; i < m; ++i) {
-    double ss = 0;
-    for (int64_t c = 0; c < n; ++c)
-      ss += x[static_cast<size_t>(i * n + c)] * x[static_cast<size_t>(i * n + c)];
-    const double rstd = 1.0 / std::sqrt(ss / static_cast<double>(n) + eps);
-    r.rstd[static_cast<size_t>(i)] = rstd;
-    for (int64_t c = 0; c < n; ++c)
-      r.y[static_cast<size_t>(i * n + c)] =
-          x[static_cast<size_t>(i * n + c)] * rstd * (offset + w[static_cast<size_t>(c)]);
-  }
-  return r;
-}
-
 struct RmsCase {
   int64_t m, n;
 };
-
-class CpuRmsNorm : public ::testing::TestWithParam<RmsCase> {};
-
-// Every forward schedule of every dtype against float64, with Gemma's offset and without.
-TEST_P(CpuRmsNorm, ForwardSchedulesMatchFloat64) {
-  const auto [m, n] = GetParam();
-  const ct::Device cpu = ct::Device::cpu();
-  auto check = [&]<ct::Element E>(std::type_identity<E>) {
-    const std::string name(ct::element_traits<E>::name);
-    auto x = ct::randn<E>({m, n}, cpu, 31), w = ct::randn<E>({n}, cpu, 32);
-    for (double offset : {0.0, 1.0}) {
-      const RmsReference ref = rms_norm_ref(to_double(x), to_double(w), m, n, 1e-5, offset);
-      auto expect = [&](const ct::Tensor<E>& y, const ct::Tensor<float>& rstd, const std::string& path) {
-        expect_close<E>(to_double(y), ref.y, path + " y " + name);
-        expect_close<float>(to_double(rstd), ref.rstd, path + " rstd " + name);
-      };
-      for (int64_t grid : {1, 3, 64}) {  // one block for all row tiles, a few, more blocks than tiles
-        auto y = ct::empty<E>({m, n}, cpu);
-        auto rstd = ct::empty<float>({m}, cpu);
-        ct::LaunchOptions options;
-        options.grid = std::array<int64_t, 3>{grid, 1, 1};
-        ct::launch(options, lib::rms_norm_static_persistent<E, 4, 128>, y.partition({4, 128}),
-                   rstd.partition({4}), x, w, 1e-5f, static_cast<float>(offset))
-            .sync();
-        expect(y, rstd, "static_persistent grid " + std::to_string(grid));
-      }
-      {  // a 32-column gather tile, so the row takes several passes with a ragged last one
-        auto y = ct::empty<E>({m, n}, cpu);
-        auto rstd = ct::empty<float>({m}, cpu);
-        ct::launch(lib::rms_norm_row_reload<E, 128, 32>, y.partition({1, 128}), rstd.partition({1}), x, w,
-                   1e-5f, static_cast<float>(offset))
-            .sync();
-        expect(y, rstd, "multi_wave_reload");
-      }
-      {
-        auto y = ct::empty<E>({m, n}, cpu);
-        auto rstd = ct::empty<float>({m}, cpu);
-        ct::launch(lib::rms_norm_row_cached<E, 128>, y.partition({1, 128}), rstd.partition({1}), x, w, 1e-5f,
-                   static_cast<float>(offset))
-            .sync();
-        expect(y, rstd, "multi_wave_cached");
-      }
-    }
-  };
-  check(std::type_identity<float>{});
-  check(std::type_identity<ct::f16>{});
-  check(std::type_identity<ct::bf16>{});
-}
-
-// dx and dw (the partial rows summed) against float64, for persistent grids of several sizes.
-TEST_P(CpuRmsNorm, BackwardMatchesFloat64) {
-  const auto [m, n] = GetParam();
-  const ct::Device cpu = ct::Device::cpu();
-  auto check = [&]<ct::Element E>(std::type_identity<E>) {
-    const std::string name(ct::element_traits<E>::name);
-    auto x = ct::randn<E>({m, n}, cpu, 41), w = ct::randn<E>({n}, cpu, 42),
-         dy = ct::randn<E>({m, n}, cpu, 43);
-    const std::vector<double> hx = to_double(x), hw = to_double(w), hdy = to_double(dy);
-    const RmsReference fwd = rms_norm_ref(hx, hw, m, n, 1e-5, 0.0);
-    std::vector<float> rstd_values;
-    for (double r : fwd.rstd) rstd_values.push_back(static_cast<float>(r));
-    auto rstd = ct::from_host<float>(rstd_values, {m}, cpu);
-    std::vector<double> dx_ref(hx.size()), dw_ref(static_cast<size_t>(n), 0.0);
-    for (int64_t i = 0; i < m; ++i) {
-      const double r = rstd_values[static_cast<size_t>(i)];
-      double c = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        const auto e = static_cast<size_t>(i * n + k);
-        c += hx[e] * r * hdy[e] * hw[static_cast<size_t>(k)];
-        dw_ref[static_cast<size_t>(k)] += hdy[e] * hx[e] * r;
-      }
-      c /= static_cast<double>(n);
-      for (int64_t k = 0; k < n; ++k) {
-        const auto e = static_cast<size_t>(i * n + k);
-        dx_ref[e] = (hdy[e] * hw[static_cast<size_t>(k)] - hx[e] * r * c) * r;
-      }
-    }
-    for (int64_t blocks : {1, 3, 16}) {
-      auto dx = ct::empty<E>({m, n}, cpu);
-      auto partial = ct::empty<float>({blocks, 128}, cpu);
-      ct::launch(lib::rms_norm_backward<E, 4, 128>, dx.partition({4, 128}), partial.partition({1, 128}), dy,
-                 x, w, rstd)
-          .sync();
-      expect_close<E>(to_double(dx), dx_ref, "dx " + name + ", " + std::to_string(blocks) + " blocks");
-      const std::vector<float> hp = partial.to_host();
-      std::vector<double> dw(static_cast<size_t>(n), 0.0);
-      for (int64_t b = 0; b < blocks; ++b)
-        for (int64_t k = 0; k < n; ++k) dw[static_cast<size_t>(k)] += hp[static_cast<size_t>(b * 128 + k)];
-      // dw sums M products: compare with a bound that grows with the sum's magnitude.
-      double scale = 0;
-      for (double v : dw_ref) scale = std::max(scale, std::abs(v));
-      for (int64_t k = 0; k < n; ++k)
-        ASSERT_NEAR(dw[static_cast<size_t>(k)], dw_ref[static_cast<size_t>(k)], 1e-5 * (1 + scale))
-            << "dw " << name << " at " << k;
-    }
-  };
-  check(std::type_identity<float>{});
-  check(std::type_identity<ct::f16>{});
-  check(std::type_identity<ct::bf16>{});
-}
-
-INSTANTIATE_TEST_SUITE_P(Shapes, CpuRmsNorm,
-                         ::testing::Values(RmsCase{1, 128}, RmsCase{37, 100}, RmsCase{13, 17},
-                                           RmsCase{8, 128}),
-                         [](const auto& param_info) {
-                           return std::to_string(param_info.param.m) + "x" +
-                                  std::to_string(param_info.param.n);
-                         });
 
 struct LayerNormReference {
   std::vector<double> y, mean, rstd;

@@ -1,6 +1,6 @@
-// The kernel library's softmax kernels (kernels/normalization/softmax.hpp) launched on Device::cpu() and
-// checked against a float64 softmax: every kernel, every dtype, ragged and power-of-two rows, persistent
-// grids smaller and larger than the row count, rows spanning many chunks.
+// The softmax op (kernels/normalization/softmax.hpp) on Device::cpu(), through its launcher, and its
+// chunked kernel on its own, checked against a float64 softmax: every kernel, every dtype, ragged and
+// power-of-two rows, persistent grids smaller and larger than the row count, rows spanning many chunks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cutile/launch.hpp"
+#include "cutile/op/run.hpp"
 #include "normalization/softmax.hpp"
 #include "support/tensor_values.hpp"
 
@@ -64,63 +65,52 @@ class Softmax : public ::testing::Test {};
 using Elements = ::testing::Types<float, ct::f16, ct::bf16>;
 TYPED_TEST_SUITE(Softmax, Elements);
 
-// The tile is the smallest power of two ≥ the row (16 at least), as the C ABI picks it.
-template <class Body>
-void with_row_tile(int64_t cols, Body body) {
-  if (cols <= 16) return body(std::integral_constant<int64_t, 16>{});
-  if (cols <= 128) return body(std::integral_constant<int64_t, 128>{});
-  return body(std::integral_constant<int64_t, 1024>{});
-}
-
-TYPED_TEST(Softmax, MultiWaveMatchesFloat64) {
+// The op as TileGym's flags pick its kernel (op::run on the CPU target: the launcher's tiles, N baked in
+// where it bakes it, persistent grids sized by 1, 3 and 64 SMs), against float64.
+TYPED_TEST(Softmax, EveryKernelOfTheOpMatchesFloat64) {
   using E = TypeParam;
+  const ct::Stream stream = ct::Stream::default_stream(ct::Device::cpu());
   for (const auto [rows, cols] : kCases) {
     auto x = random_matrix<E>(rows, cols, 3);
-    auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
-    with_row_tile(cols, [&]<int64_t T>(std::integral_constant<int64_t, T>) {
-      ct::launch(lib::softmax_row<E, T>, y.partition({1, T}), x).sync();
-      expect_softmax(y, x, rows, cols, "softmax_row " + std::to_string(rows) + "x" + std::to_string(cols));
-      if (cols != T) return;  // a row of exactly one tile, also with N baked in as the C ABI launches it
-      auto z = ct::empty<E>({rows, cols}, ct::Device::cpu());
-      ct::launch(lib::softmax_row<E, T, T>, z.partition({1, T}), x).sync();
-      expect_softmax(z, x, rows, cols, "softmax_row, N baked in, " + std::to_string(rows) + "x" + std::to_string(cols));
-    });
+    for (int sms : {1, 3, 64}) {
+      ct::op::Target target = ct::op::Target::on(stream, sms);
+      for (const auto [tma, chunked, multi_wave] : {std::array{false, false, false}, std::array{true, false, false},
+                                                    std::array{false, true, false}, std::array{false, false, true}}) {
+        auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
+        ct::op::run(lib::softmax_op, target, {&y, &x}, {tma, chunked, multi_wave});
+        expect_softmax(y, x, rows, cols,
+                       std::to_string(rows) + "x" + std::to_string(cols) + " on " + std::to_string(sms) +
+                           " SMs, use_tma " + std::to_string(tma) + " use_chunked " + std::to_string(chunked) +
+                           " use_multi_wave " + std::to_string(multi_wave));
+      }
+    }
   }
 }
 
-// The persistent kernels under grids of one block, fewer blocks than rows, and more blocks than rows.
-TYPED_TEST(Softmax, PersistentKernelsMatchFloat64ForAnyGrid) {
+// Rows wider than one tile holds take the chunked kernel (chunks of 8192) whatever the flags say.
+TEST(Softmax, RowsBeyondOneTileTakeTheChunkedKernel) {
+  const ct::Stream stream = ct::Stream::default_stream(ct::Device::cpu());
+  ct::op::Target target = ct::op::Target::on(stream);
+  auto x = random_matrix<float>(2, 20000, 9);
+  auto y = ct::empty<float>({2, 20000}, ct::Device::cpu());
+  ct::op::run(lib::softmax_op, target, {&y, &x}, {true, false, false});
+  expect_softmax(y, x, 2, 20000, "2x20000 with use_tma");
+}
+
+// The chunked kernel on chunks of 16 columns (up to 49 a row, the last ragged), a tile the launcher never
+// picks, under grids of one block, fewer blocks than rows and more.
+TYPED_TEST(Softmax, ChunkedKernelOnManyChunksForAnyGrid) {
   using E = TypeParam;
   for (const auto [rows, cols] : kCases) {
     auto x = random_matrix<E>(rows, cols, 5);
     for (int64_t blocks : {int64_t{1}, int64_t{3}, rows + 2}) {
       ct::LaunchOptions options;
       options.grid = std::array<int64_t, 3>{blocks, 1, 1};
-      const std::string shape =
-          std::to_string(rows) + "x" + std::to_string(cols) + " grid " + std::to_string(blocks);
-      with_row_tile(cols, [&]<int64_t T>(std::integral_constant<int64_t, T>) {
-        auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
-        ct::launch(options, lib::softmax_gather<E, T>, y.partition({1, T}), x).sync();
-        expect_softmax(y, x, rows, cols, "softmax_gather " + shape);
-        if (cols == T) {
-          auto exact = ct::empty<E>({rows, cols}, ct::Device::cpu());
-          ct::launch(options, lib::softmax_gather<E, T, T>, exact.partition({1, T}), x).sync();
-          expect_softmax(exact, x, rows, cols, "softmax_gather, N baked in, " + shape);
-        }
-        auto z = ct::empty<E>({rows, cols}, ct::Device::cpu());
-        ct::launch(options, lib::softmax_tma<E, T>, z.partition({1, T}), x).sync();
-        expect_softmax(z, x, rows, cols, "softmax_tma " + shape);
-      });
-      // Chunks of 16 columns: up to 49 chunks a row, the last ragged.
       auto y = ct::empty<E>({rows, cols}, ct::Device::cpu());
       ct::launch(options, lib::softmax_chunked<E, 16>, y.partition({1, 16}), x).sync();
-      expect_softmax(y, x, rows, cols, "softmax_chunked " + shape);
-      // The chunk count as a constant: one chunk of the row's power-of-two tile, as the C ABI launches it.
-      with_row_tile(cols, [&]<int64_t T>(std::integral_constant<int64_t, T>) {
-        auto z = ct::empty<E>({rows, cols}, ct::Device::cpu());
-        ct::launch(options, lib::softmax_chunked<E, T, 1>, z.partition({1, T}), x).sync();
-        expect_softmax(z, x, rows, cols, "softmax_chunked one chunk " + shape);
-      });
+      expect_softmax(y, x, rows, cols,
+                     "softmax_chunked " + std::to_string(rows) + "x" + std::to_string(cols) + " grid " +
+                         std::to_string(blocks));
     }
   }
 }

@@ -1,11 +1,17 @@
-"""Helpers of the python tier: GPU availability marks and raw-call helpers."""
+"""Helpers of the python tier: GPU availability marks, raw-call helpers, and each op's PyTorch reference
+(bench/ops/specs/<op>.py, which the benchmarks check against too)."""
 
 from __future__ import annotations
 
 import ctypes
+import sys
+from pathlib import Path
 
 import pytest
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "ops"))
+import configs  # noqa: E402 (the benchmarks' op registry, for the references)
 
 GPU_COUNT = torch.cuda.device_count() if torch.cuda.is_available() else 0
 needs_gpu = pytest.mark.skipif(GPU_COUNT < 1, reason="needs a CUDA GPU (this machine has none)")
@@ -20,3 +26,8 @@ def last_error(abi) -> str:
 def ref(d):
     """A descriptor argument: a pointer to `d`, or NULL for None."""
     return ctypes.byref(d) if d is not None else None
+
+
+def bench_spec(op: str):
+    """bench/ops/specs/<op>.py: its `reference` (and others, e.g. rms_norm's `reference_backward`) and `SPEC`."""
+    return configs.spec_module(op)

@@ -15,7 +15,7 @@ from support import GPU_COUNT, cpu_only, last_error, needs_gpu, needs_two_gpus, 
 
 
 def softmax(abi, y, x, device_id=0, stream=None):
-    return abi.cutile_cpp_softmax(ref(y), ref(x), device_id, stream)
+    return abi.cutile_cpp_softmax(ref(y), ref(x), 0, 0, 0, device_id, stream)
 
 
 def vector_add(abi, c, a, b, device_id=0, stream=None):
@@ -89,7 +89,7 @@ def test_device_mismatch(abi, status, desc):
 
 def test_unsupported_dtype(abi, status, desc):
     assert softmax(abi, desc([4, 8], "I32"), desc([4, 8], "I32", data=X)) == status.UNSUPPORTED_DTYPE
-    assert last_error(abi) == "cutile_cpp_softmax: y (i32[4, 8] on cuda:0): the op supports f32, f16, bf16"
+    assert last_error(abi) == "cutile_cpp_softmax: x (i32[4, 8] on cuda:0): the op supports f32, f16, bf16"
     assert vector_add(abi, desc([8], "U8"), desc([8], "U8", data=X), desc([8], "U8", data=2 * X)) == (
         status.UNSUPPORTED_DTYPE
     )
@@ -98,20 +98,20 @@ def test_unsupported_dtype(abi, status, desc):
 def test_dtype_mismatch(abi, status, desc):
     assert softmax(abi, desc([4, 8]), desc([4, 8], "BF16", data=X)) == status.DTYPE_MISMATCH
     assert last_error(abi) == (
-        "cutile_cpp_softmax: x (bf16[4, 8] on cuda:0) and y (f32[4, 8] on cuda:0) must have the same dtype"
+        "cutile_cpp_softmax: y (f32[4, 8] on cuda:0) and x (bf16[4, 8] on cuda:0) must have the same dtype"
     )
 
 
 def test_rank_mismatch(abi, status, desc):
     assert softmax(abi, desc([4, 8]), desc([32], data=X)) == status.RANK_MISMATCH
-    assert last_error(abi) == "cutile_cpp_softmax: x (f32[32] on cuda:0): expected 2 dims, got 1"
+    assert last_error(abi) == "cutile_cpp_softmax: x (f32[32] on cuda:0): expected 2 dims (E[M, N]), got 1"
     assert vector_add(abi, desc([8]), desc([8], data=X), desc([2, 4], data=2 * X)) == status.RANK_MISMATCH
 
 
 def test_shape_mismatch(abi, status, desc):
     assert softmax(abi, desc([4, 8]), desc([4, 16], data=X)) == status.SHAPE_MISMATCH
     assert last_error(abi) == (
-        "cutile_cpp_softmax: y (f32[4, 8] on cuda:0) and x (f32[4, 16] on cuda:0) must have the same shape"
+        "cutile_cpp_softmax: y (f32[4, 8] on cuda:0): dim 1 must be N = 16 (N from x's dim 1), got 8"
     )
     assert vector_add(abi, desc([8]), desc([8], data=X), desc([9], data=2 * X)) == status.SHAPE_MISMATCH
 
@@ -236,6 +236,48 @@ def test_success_clears_the_last_error(abi, status, desc):
     assert softmax(abi, None, desc([4, 8])) == status.NULL_POINTER
     assert softmax(abi, desc([0, 8], data=0), desc([0, 8], data=0)) == status.OK
     assert last_error(abi) == ""
+
+
+def test_ops_by_number(abi, status, desc):
+    import json
+
+    document = json.loads(abi.cutile_cpp_op_specs().decode())
+    assert document["abi_version"] == abi.constants["CUTILE_CPP_ABI_VERSION"]
+    names = [op["name"] for op in document["ops"]]
+    assert names == sorted(names) and "softmax" in names
+    number = abi.cutile_cpp_op_number(b"softmax")
+    assert number == names.index("softmax") and abi.cutile_cpp_op_number(b"no_such_op") == -1
+    tensor = abi.structs["cutile_cpp_tensor"]
+    scalar = abi.structs["cutile_cpp_scalar"]
+    pointers = (ctypes.POINTER(tensor) * 2)(ctypes.pointer(desc([4, 8])), ctypes.pointer(desc([4, 8], data=X)))
+    scalars = (scalar * 3)()
+    assert abi.cutile_cpp_call(999, pointers, 2, scalars, 3, 0, None) == status.INVALID_ARGUMENT
+    assert last_error(abi) == "cutile_cpp_call: op 999 is no op's number"
+    assert abi.cutile_cpp_call(number, pointers, 1, scalars, 3, 0, None) == status.INVALID_ARGUMENT
+    assert last_error(abi) == "cutile_cpp_softmax: takes 2 tensors, got 1"
+    assert abi.cutile_cpp_call(number, pointers, 2, scalars, 2, 0, None) == status.INVALID_ARGUMENT
+    assert last_error(abi) == "cutile_cpp_softmax: takes 3 parameters, got 2"
+    scalars[0].integer = 3
+    assert abi.cutile_cpp_call(number, pointers, 2, scalars, 3, 0, None) == status.INVALID_ARGUMENT
+    assert last_error(abi) == "cutile_cpp_softmax: use_tma is 3; a flag is 0 or 1"
+
+
+def test_output_shapes_follow_from_the_inputs(abi, status, desc):
+    tensor = abi.structs["cutile_cpp_tensor"]
+    number = abi.cutile_cpp_op_number(b"rms_norm")
+    x, w = desc([6, 40], dtype="BF16", data=0), desc([40], dtype="BF16", data=0)
+    pointers = (ctypes.POINTER(tensor) * 4)(None, None, ctypes.pointer(x), ctypes.pointer(w))
+    scalars = (abi.structs["cutile_cpp_scalar"] * 3)()
+    scalars[0].real = 1e-6
+    outputs = (tensor * 2)()
+    assert abi.cutile_cpp_output_shapes(number, pointers, 4, scalars, 3, outputs, 2) == status.OK
+    assert (outputs[0].ndim, list(outputs[0].shape[:2]), list(outputs[0].strides[:2])) == (2, [6, 40], [40, 1])
+    assert outputs[0].dtype == abi.enums["cutile_cpp_dtype"]["CUTILE_CPP_BF16"]
+    assert (outputs[1].ndim, outputs[1].shape[0]) == (1, 6)
+    assert outputs[1].dtype == abi.enums["cutile_cpp_dtype"]["CUTILE_CPP_F32"]
+    pointers[3] = ctypes.pointer(desc([41], dtype="BF16", data=0))
+    assert abi.cutile_cpp_output_shapes(number, pointers, 4, scalars, 3, outputs, 2) == status.SHAPE_MISMATCH
+    assert last_error(abi) == "cutile_cpp_rms_norm: weight (bf16[41] on cuda:0): dim 0 must be N = 40 (N from x's dim 1), got 41"
 
 
 def test_status_names_match_the_header(abi):

@@ -95,7 +95,7 @@ def test_ratio_and_geomean_arithmetic():
 
 
 def test_not_ported_op_still_measures_pytorch():
-    spec = replace(tiny(C.RELU), name="relu_unregistered", tilegym_op="no_such_op_for_the_harness_test")
+    spec = replace(tiny(C.OPS["relu"]), name="relu_unregistered", tilegym_op="no_such_op_for_the_harness_test")
     report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
     op = report["ops"]["relu_unregistered"]
     assert not op["ported"] and op["backends"]["cutile-cpp"] == "not ported"
@@ -108,7 +108,7 @@ def test_a_wrong_result_is_recorded_as_failed_and_not_timed():
     def wrong(out, params, inputs):
         torch.testing.assert_close(out, torch.zeros_like(out))
 
-    spec = replace(tiny(C.SOFTMAX), check=wrong)
+    spec = replace(tiny(C.OPS["softmax"]), check=wrong)
     report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
     results = report["ops"]["softmax"]["configs"][0]["results"]
     for backend in ("cutile-cpp", "pytorch"):
@@ -120,10 +120,10 @@ def test_an_exception_is_recorded_and_the_run_goes_on():
     def broken(backend, params, inputs):
         if backend == "cutile-cpp":
             raise RuntimeError("kernel exploded")
-        return C.SOFTMAX.call(backend, params, inputs)
+        return C.OPS["softmax"].call(backend, params, inputs)
 
-    spec = replace(tiny(C.SOFTMAX), call=broken)
-    report = harness.run([spec, tiny(C.RELU)], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
+    spec = replace(tiny(C.OPS["softmax"]), call=broken)
+    report = harness.run([spec, tiny(C.OPS["relu"])], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
     ours = report["ops"]["softmax"]["configs"][0]["results"]["cutile-cpp"]
     assert ours == {"status": "error", "reason": "RuntimeError: kernel exploded"}
     assert report["ops"]["relu"]["configs"][0]["results"]["pytorch"]["status"] == "ok"
@@ -139,7 +139,7 @@ def test_budget_and_order():
     assert len({s.name for s, _ in order[n_quick:n_quick + 8]}) == 8  # the rest goes round-robin over the ops
     assert all(any(c.quick for c in s.configs) for s in specs)
     partials = []
-    two = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32)])
+    two = replace(C.OPS["softmax"], configs=[C.Config(dict(C.OPS["softmax"].tiny, N=n), quick=True) for n in (64, 32)])
     report = harness.run([two], CPU, subset="full", reps=2, budget_s=0.0, with_ceilings=False, with_launch=False,
                          progress=partials.append)
     assert [e["skipped"] for e in report["ops"]["softmax"]["configs"]] == ["time budget of 0.0 s spent"] * 2
@@ -163,7 +163,7 @@ def test_every_op_builds_checks_and_counts_on_cpu_with_pytorch():
 
 
 def test_variant_free_baselines_are_measured_once():
-    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, variant=v), quick=True) for v in ("baseline", "tma")])
+    spec = replace(C.OPS["softmax"], configs=[C.Config(dict(C.OPS["softmax"].tiny, variant=v), quick=True) for v in ("baseline", "tma")])
     report = harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False)
     first, second = report["ops"]["softmax"]["configs"]
     assert second["results"]["pytorch"]["shared_with"] == first["id"]
@@ -192,7 +192,7 @@ def test_gpu_run_times_every_backend_and_measures_ceilings(tmp_path):
 
 def test_a_killed_run_leaves_a_checkpoint_that_finalize_completes(tmp_path):
     out = tmp_path / "bench.json"
-    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32)])
+    spec = replace(C.OPS["softmax"], configs=[C.Config(dict(C.OPS["softmax"].tiny, N=n), quick=True) for n in (64, 32)])
     checkpoints = []
     harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
                 progress=lambda p: checkpoints.append(json.dumps(p)))
@@ -208,7 +208,7 @@ def test_a_killed_run_leaves_a_checkpoint_that_finalize_completes(tmp_path):
 
 
 def test_resume_keeps_the_checkpoint_and_records_the_configuration_that_killed_the_process():
-    spec = replace(C.SOFTMAX, configs=[C.Config(dict(C.SOFTMAX.tiny, N=n), quick=True) for n in (64, 32, 16)])
+    spec = replace(C.OPS["softmax"], configs=[C.Config(dict(C.OPS["softmax"].tiny, N=n), quick=True) for n in (64, 32, 16)])
     checkpoints = []
     harness.run([spec], CPU, subset="full", reps=2, with_ceilings=False, with_launch=False,
                 progress=lambda p: checkpoints.append(json.loads(json.dumps(p))))

@@ -1,6 +1,7 @@
-"""softmax: each of TileGym's four kernels on the CPU interpreter against float64 torch, the kernel the
-flags pick, the C ABI's kernel argument; on the GPU, TileGym's test configurations and tolerances for
-every kernel, and bit-for-bit agreement with TileGym's cutile kernels where cuda.tile runs."""
+"""softmax: each of TileGym's four kernels on the CPU interpreter against the float64 reference, the flags'
+checks in Python and the C ABI, given outputs; on the GPU, TileGym's test configurations and tolerances for
+every kernel, and agreement with TileGym's cutile kernels where cuda.tile runs. (Which kernel the flags
+pick is the launcher's, tested in C++: tests/ir/op_launch_test.cpp.)"""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ import pytest
 import torch
 
 import cutile_cpp
-import cutile_cpp._ops.softmax as softmax_module
-from cutile_cpp import _tensor
-from support import GPU_COUNT, last_error, needs_gpu, ref
+from support import bench_spec, last_error, needs_gpu, ref
 
 FLOATS = [torch.float32, torch.float16, torch.bfloat16]
 TOLERANCE = {torch.float32: 2e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}
@@ -26,7 +25,7 @@ FLAGS = {
 
 
 def reference(x: torch.Tensor) -> torch.Tensor:
-    return torch.softmax(x.double(), dim=-1)
+    return bench_spec("softmax").reference(x.double())
 
 
 @pytest.mark.parametrize("flags", FLAGS.values(), ids=FLAGS.keys())
@@ -55,47 +54,23 @@ def test_a_transposed_input_on_the_cpu_interpreter():
         torch.testing.assert_close(y.double(), reference(x), atol=1e-7, rtol=2e-5)
 
 
-@pytest.mark.parametrize(
-    "flags, kernel",
-    [
-        ({}, 0),
-        ({"use_multi_wave": True}, 1),
-        ({"use_tma": True}, 2),
-        ({"use_chunked": True}, 3),
-        ({"use_tma": True, "use_multi_wave": True}, 1),
-        ({"use_chunked": True, "use_multi_wave": True}, 1),
-    ],
-)
-def test_flags_pick_tilegyms_kernel(monkeypatch, flags, kernel):
-    picked = []
-    real = softmax_module._softmax
-    monkeypatch.setattr(softmax_module, "_softmax", lambda x, k: picked.append(k) or real(x, k))
-    cutile_cpp.softmax(torch.rand(3, 5), **flags)
-    assert picked == [kernel]
-
-
 def test_tma_and_chunked_together_are_refused():
-    with pytest.raises(ValueError, match="cutile_cpp.softmax: use_tma and use_chunked cannot both be set"):
+    with pytest.raises(ValueError, match=r"cutile_cpp_softmax: use_chunked is 1; it must satisfy !\(use_tma && use_chunked\)"):
         cutile_cpp.softmax(torch.rand(3, 5), True, use_chunked=True)
 
 
-def test_abi_refuses_an_unknown_kernel(abi, status, desc):
-    for kernel in (-1, 4):
-        assert abi.cutile_cpp_softmax_variant(ref(desc([4, 8])), ref(desc([4, 8], data=0x100000)), kernel, 0, None) == (
-            status.INVALID_ARGUMENT
-        )
-        assert last_error(abi) == (
-            f"cutile_cpp_softmax_variant: kernel is {kernel}; expected a cutile_cpp_softmax_kernel (0 to 3)"
-        )
+def test_abi_refuses_a_flag_that_is_neither_0_nor_1(abi, status, desc):
+    for value in (-1, 2):
+        x, y = desc([4, 8], data=0x100000), desc([4, 8])
+        assert abi.cutile_cpp_softmax(ref(y), ref(x), value, 0, 0, 0, None) == status.INVALID_ARGUMENT
+        assert last_error(abi) == f"cutile_cpp_softmax: use_tma is {value}; a flag is 0 or 1"
 
 
-def test_abi_kernel_enum_matches_the_python_codes(abi):
-    assert abi.enums["cutile_cpp_softmax_kernel"] == {
-        "CUTILE_CPP_SOFTMAX_GATHER": softmax_module._GATHER,
-        "CUTILE_CPP_SOFTMAX_MULTI_WAVE": softmax_module._MULTI_WAVE,
-        "CUTILE_CPP_SOFTMAX_TMA": softmax_module._TMA,
-        "CUTILE_CPP_SOFTMAX_CHUNKED": softmax_module._CHUNKED,
-    }
+def test_an_output_can_be_given():
+    x = torch.rand(4, 33)
+    y = torch.empty(4, 33)
+    assert cutile_cpp.softmax(x, y=y) is y
+    torch.testing.assert_close(y.double(), reference(x), atol=1e-7, rtol=2e-5)
 
 
 # TileGym's tests/ops/test_softmax.py configurations and tolerances, plus bf16 and a 16384-column case.
@@ -129,10 +104,7 @@ def test_every_kernel_matches_torch_on_the_gpu(flags, m, n, dtype):
 def test_the_output_is_written_everywhere_on_the_gpu(flags, m, n):
     x = torch.rand(m, n, device="cuda", dtype=torch.bfloat16)
     y = torch.full_like(x, float("nan"))  # poisoned: an element the kernel misses stays NaN
-    kernel = softmax_module._kernel(
-        flags.get("use_tma", False), flags.get("use_chunked", False), flags.get("use_multi_wave", False)
-    )
-    _tensor.call("cutile_cpp_softmax_variant", [y, x], ["y", "x"], (kernel,))
+    cutile_cpp.softmax(x, y=y, **flags)
     assert not y.isnan().any()
     torch.testing.assert_close(y, torch.softmax(x.float(), -1).bfloat16(), rtol=1.6e-2, atol=1e-5)
 

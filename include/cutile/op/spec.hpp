@@ -186,6 +186,9 @@ struct OpSpec {
   Launcher launch;
   std::string_view backward;  ///< the op that computes its gradients (names: see python/cutile_cpp)
   std::vector<ParityCase> parity;
+  /// More configurations the aot tier compiles with tileiras, besides the parity cases': a value may be a
+  /// set, "N={16,1024,16384} E={f32,f16,bf16}", for every combination (configuration.hpp).
+  std::vector<std::string_view> configurations;
   TileGymFace tilegym;
 };
 

@@ -24,8 +24,9 @@ class Target {
  public:
   enum class Mode { launch, compile, trace };
 
-  /// Launches on `stream`, on its device.
-  static Target on(const Stream& stream);
+  /// Launches on `stream`, on its device; persistent grids are sized by `sm_count` SMs (default: the
+  /// device's), which a caller sharing the GPU, or a test of grid sizes, may lower.
+  static Target on(const Stream& stream, std::optional<int> sm_count = std::nullopt);
   /// Compiles every launch for `gpu` (e.g. "sm_90"), a GPU with `sm_count` SMs, and launches nothing.
   static Target compile_for(std::string gpu, int sm_count);
   /// Traces and verifies every launch for `gpu` with `sm_count` SMs, keeping the modules.
