@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -77,5 +78,13 @@ void fmha(Out<T, Shape<TM, 1, D>, Order<1, 0, 2>> o, In<T, Shape<dyn, dyn, D>> q
                           [&](Int j, State s) { return step.template operator()<true>(j, s); });
   o.store(reshape<Shape<TM, 1, D>>(cast<T>(div(acc, l, approx_ftz))));  // (TM, 1, D)
 }
+
+/// The op (fmha.cpp): attention of (B, H, S, D) queries over (B, G, L, D) keys and values.
+extern const op::OpSpec fmha_op;
+
+/// TileGym's first H200 candidate, 256 query rows by 128 key columns at occupancy 2 (its tuned relaunch),
+/// over the (B·H, S, D) views of the tensors; NaN `scaling` is 1/√D.
+void launch_fmha(op::Target& target, const AnyTensor& o, const AnyTensor& q, const AnyTensor& k, const AnyTensor& v,
+                 double scaling, bool is_causal);
 
 }  // namespace cutile::kernels

@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -52,5 +53,13 @@ void persistent_matmul(OutTiles<C, Shape<BM, BN>> c, In<T, Shape<dyn, dyn>> a, I
     c.store(t, cast<C>(detail::matmul_tile<T, BM, BN, BK>(a, b, i, j)));  // (BM, BN)
   });
 }
+
+/// The op (matmul.cpp): C = A · B of one dtype, one tile per block or persistent.
+extern const op::OpSpec matmul_op;
+
+/// TileGym's first H200 candidates: 128×128×32 tiles, one CTA, occupancy 1; persistent: 128×512×64 tiles
+/// in groups of 8 tile rows, clusters of 4 CTAs, a grid of min(SMs / 4, tiles).
+void launch_matmul(op::Target& target, const AnyTensor& c, const AnyTensor& a, const AnyTensor& b,
+                   bool static_persistent);
 
 }  // namespace cutile::kernels

@@ -26,6 +26,7 @@ outputs (one tensor, or a tuple), or its in-place tensors when it has no outputs
 from __future__ import annotations
 
 import keyword
+import math
 import numbers
 import warnings
 
@@ -107,6 +108,10 @@ class Op:
         out = []
         for s, v in zip(self.scalars, scalars):
             kind = s["type"]
+            if v is None and kind != "choice":
+                if s["default"] is None:
+                    raise TypeError(f"cutile_cpp.{self.name}: {s['name']} is required")
+                v = s["default"]  # None means the default
             if kind == "real":
                 if type(v) is not float:
                     if isinstance(v, bool) or not isinstance(v, numbers.Real):
@@ -233,10 +238,12 @@ class Op:
             mutable = f"({chr(ord('a') + alias)}!)" if self.roles[i] == "inout" else ""
             params.append(f"Tensor{mutable}{'?' if self.optional[i] else ''} {self.names[i]}")
         for s in self.scalars:
-            default = "" if s["default"] is None else (
-                f"={float(s['default'])!r}" if s["type"] == "real" else f"={int(s['default'])}"
-            )
-            params.append(f"{types[s['type']]} {s['name']}{default}")
+            kind, default = types[s["type"]], ""
+            if s["default"] is not None and s["type"] == "real" and math.isnan(s["default"]):
+                kind, default = "float?", "=None"  # a schema has no NaN; None stands for it
+            elif s["default"] is not None:
+                default = f"={float(s['default'])!r}" if s["type"] == "real" else f"={int(s['default'])}"
+            params.append(f"{kind} {s['name']}{default}")
         returns = ", ".join("Tensor" for _ in self.outputs)
         returns = f"({returns})" if len(self.outputs) != 1 else "Tensor"
         return f"({', '.join(params)}) -> {returns}"
@@ -250,12 +257,10 @@ class Op:
         given = args[len(self.inputs) :]
         values = []
         for k, s in enumerate(self.scalars):
-            if k < len(given):
-                values.append(given[k])
-            elif s["name"] in kwargs:
-                values.append(kwargs[s["name"]])
-            else:
-                values.append(float(s["default"]) if s["type"] == "real" else int(s["default"]))
+            value = given[k] if k < len(given) else kwargs.get(s["name"])
+            if value is None:  # left out, or None for a NaN default
+                value = float(s["default"]) if s["type"] == "real" else int(s["default"])
+            values.append(value)
         return tensors, tuple(values)
 
     def register(self) -> None:
@@ -331,7 +336,7 @@ class Op:
         if s["default"] is None:
             return ""
         if s["type"] == "real":
-            return repr(float(s["default"]))
+            return "None" if math.isnan(s["default"]) else repr(float(s["default"]))
         if s["type"] == "flag":
             return repr(bool(s["default"]))
         if s["type"] == "choice":

@@ -1,5 +1,6 @@
 #include "cutile/op/describe.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "compiled.hpp"
@@ -37,6 +38,10 @@ class Json {
   }
   Json& value(double v) {
     separate();
+    if (!std::isfinite(v)) {  // as Python's json writes and reads them
+      text_ += std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+      return *this;
+    }
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.17g", v);
     text_ += buffer;

@@ -130,6 +130,29 @@ CUTILE_CPP_API int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_ten
                                                 int32_t scalar_count, cutile_cpp_tensor* outputs,
                                                 int32_t output_count);
 
+/* ---- attention ---- */
+
+/* cutile_cpp_fmha:
+ * Attention forward (flash attention, online softmax in f32): o = softmax(scaling * q @ k^T) @ v per head,
+ * query head h attending with key/value head h / (H / G) (grouped-query attention); causal: query row i sees
+ * keys j <= i + L - S (the keys before the queries are a prefix).
+ *   out   o  E[B, H, S, D]
+ *   in    q  E[B, H, S, D]
+ *   in    k  E[B, G, L, D]
+ *   in    v  E[B, G, L, D]
+ *   E: f16, bf16
+ *   scaling: double, default nan: the score scale; NaN (Python: None) is 1/sqrt(D)
+ *   is_causal: int32_t (0 or 1), default 1
+ *   requires H % G == 0 (else SHAPE_MISMATCH): query heads come in groups of equal size per key/value head
+ *   requires is_causal == 0 || L >= S (else SHAPE_MISMATCH): causal queries are the last S of the L positions
+ *   requires D == 64 || D == 128 (else UNSUPPORTED_SHAPE): the kernels are instantiated for head dims 64 and
+ *     128
+ *   Ports TileGym src/tilegym/ops/cutile/attention.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_fmha(const cutile_cpp_tensor* o, const cutile_cpp_tensor* q,
+                                       const cutile_cpp_tensor* k, const cutile_cpp_tensor* v, double scaling,
+                                       int32_t is_causal, int32_t device_id, void* stream);
+
 /* ---- elementwise ---- */
 
 /* cutile_cpp_vector_add:
@@ -141,6 +164,22 @@ CUTILE_CPP_API int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_ten
  */
 CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
                                              const cutile_cpp_tensor* b, int32_t device_id, void* stream);
+
+/* ---- gemm ---- */
+
+/* cutile_cpp_matmul:
+ * c = a @ b on the tensor cores with f32 accumulation (f32 inputs as tf32), stored in the dtype.
+ * static_persistent walks the output tiles with a persistent grid in TileGym's grouped order.
+ *   out   c  E[M, N]
+ *   in    a  E[M, K]
+ *   in    b  E[K, N]
+ *   E: f32, f16, bf16
+ *   static_persistent: int32_t (0 or 1), default 0: one persistent block per four SMs' cluster, grouped order
+ *   Ports TileGym src/tilegym/ops/cutile/matmul.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_matmul(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
+                                         const cutile_cpp_tensor* b, int32_t static_persistent,
+                                         int32_t device_id, void* stream);
 
 /* ---- normalization ---- */
 
