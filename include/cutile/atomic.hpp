@@ -14,7 +14,7 @@
 
 namespace cutile {
 
-/// Memory ordering of an atomic (Tile IR's; "weak" is for plain loads and stores only, ordering.hpp).
+/// Memory ordering of an atomic (Tile IR's; "weak" is for plain loads and stores only, memory_ordering.hpp).
 enum class memory_order { relaxed, acquire, release, acq_rel };
 
 struct AtomicOptions {

@@ -12,9 +12,9 @@
 #include <variant>
 
 #include "cutile/arith.hpp"
+#include "cutile/axis_order.hpp"
 #include "cutile/error.hpp"
 #include "cutile/gather.hpp"
-#include "cutile/order.hpp"
 
 namespace cutile {
 
@@ -163,7 +163,7 @@ class In {
   }
 
   /// The same with a memory ordering: `flags.load(tile<1>, {0}, acquire(memory_scope::device))` sees
-  /// every write another block released before this load reads its value (ordering.hpp).
+  /// every write another block released before this load reads its value (memory_ordering.hpp).
   template <int64_t... T>
     requires(sizeof...(T) == rank) && TileShape<Shape<T...>>
   Tile<E, Shape<T...>> load(tile_t<T...>, std::array<IndexArg, rank> index, LoadOrdering ordering,
@@ -364,7 +364,7 @@ class Out {
   }
 
   /// The same with a memory ordering: `release(memory_scope::device)` makes the block's earlier writes
-  /// visible to whoever acquires this tile's values (ordering.hpp).
+  /// visible to whoever acquires this tile's values (memory_ordering.hpp).
   void store(const Tile<E, S>& value, StoreOrdering ordering, AccessHints hints = {},
              std::source_location where = std::source_location::current()) const {
     part_.store(detail::trace_at(where), value, index(where), hints, ordering);

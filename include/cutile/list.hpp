@@ -17,10 +17,10 @@
 #include <tuple>
 #include <utility>
 
-#include "cutile/control.hpp"
 #include "cutile/error.hpp"
 #include "cutile/grid.hpp"
 #include "cutile/kernel_params.hpp"
+#include "cutile/loop.hpp"
 #include "cutile/schedule.hpp"
 
 namespace cutile {

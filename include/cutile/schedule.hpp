@@ -15,10 +15,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "cutile/control.hpp"
 #include "cutile/error.hpp"
 #include "cutile/grid.hpp"
 #include "cutile/kernel_params.hpp"
+#include "cutile/loop.hpp"
 #include "cutile/math.hpp"
 
 namespace cutile {

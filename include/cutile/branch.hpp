@@ -11,7 +11,7 @@
 #include <source_location>
 #include <type_traits>
 
-#include "cutile/control.hpp"
+#include "cutile/loop.hpp"
 
 namespace cutile {
 namespace detail {
