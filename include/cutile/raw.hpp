@@ -1,4 +1,4 @@
-// A tensor passed to a RawPtr parameter (raw_ptr.hpp), whose kernel sees only its base address:
+// A tensor passed to a RawPtr parameter (params/raw_ptr.hpp), whose kernel sees only its base address:
 //
 //   cutile::launch(options, kernel, cutile::raw(histogram), x);
 //

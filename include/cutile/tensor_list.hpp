@@ -1,4 +1,4 @@
-// Lists of tensors for InList and OutTilesList parameters (list.hpp): group GEMM's As, Bs and Cs.
+// Lists of tensors for InList and OutTilesList parameters (params/list.hpp): group GEMM's As, Bs and Cs.
 //
 //   cutile::TensorList<f16> as({a0, a1, a2}), bs({b0, b1, b2}), cs({c0, c1, c2});
 //   cutile::launch(group_gemm<...>, cs.partition({128, 128}), as, bs);

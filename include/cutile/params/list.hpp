@@ -14,14 +14,14 @@
 #pragma once
 
 #include <array>
-#include <tuple>
+#include <source_location>
+#include <string>
 #include <utility>
 
 #include "cutile/error.hpp"
-#include "cutile/grid.hpp"
-#include "cutile/kernel_params.hpp"
-#include "cutile/loop.hpp"
-#include "cutile/schedule.hpp"
+#include "cutile/params/base.hpp"
+#include "cutile/params/in.hpp"
+#include "cutile/params/out_tiles.hpp"
 
 namespace cutile {
 
@@ -36,7 +36,9 @@ struct ListValues {
 };
 
 /// Words per descriptor row of a rank-`rank` member.
-constexpr size_t list_row_words(size_t rank) { return 1 + 2 * rank; }
+constexpr size_t list_row_words(size_t rank) {
+  return 1 + 2 * rank;
+}
 
 /// The entry parameters of a list: the descriptor rows' address and the member count.
 std::vector<ir::Type> list_param_types();
@@ -84,12 +86,15 @@ namespace detail {
 // The one place ListTileIndex values are made, and OutTilesList members reached.
 struct list_tile_access {
   template <Element E, TileShape S>
-  static OutTiles<E, S> member_tiles(const OutTilesList<E, S>& out, const Int& g, const std::source_location& where) {
-    return OutTiles<E, S>(list_member(trace_at(where), out.values_, g.value(), ir_element<E>, all_dynamic<S::rank>),
-                          *out.tokens_);
+  static OutTiles<E, S> member_tiles(const OutTilesList<E, S>& out, const Int& g,
+                                     const std::source_location& where) {
+    return OutTiles<E, S>(
+        list_member(trace_at(where), out.values_, g.value(), ir_element<E>, all_dynamic<S::rank>),
+        *out.tokens_);
   }
   template <Element E, TileShape S>
-  static ListTileIndex<E, S> make(const Int& g, const OutTiles<E, S>& tiles, std::array<Int, S::rank> coords) {
+  static ListTileIndex<E, S> make(const Int& g, const OutTiles<E, S>& tiles,
+                                  std::array<Int, S::rank> coords) {
     return ListTileIndex<E, S>(g, tiles, std::move(coords));
   }
   template <Element E, TileShape S>
@@ -97,11 +102,6 @@ struct list_tile_access {
     return *out.tokens_;
   }
 };
-
-template <class Schedule>
-inline constexpr bool is_member_schedule = std::is_same_v<Schedule, linear_t>;
-template <int GROUP>
-inline constexpr bool is_member_schedule<grouped_t<GROUP>> = true;
 
 }  // namespace detail
 
@@ -161,45 +161,5 @@ class OutTilesList {
   detail::ListValues values_;
   detail::TraceContext::TokenChain* tokens_;
 };
-
-/// Walks the tiles of every member of `out`, member after member, numbering them consecutively across
-/// the list; under `schedule` (`linear`, or `grouped<G>` within each member) block b of G visits the
-/// tiles numbered b, b + G, b + 2G, ... — each tile of each member belongs to exactly one block.
-/// `prepare(g)` runs once per member (load the member's inputs there) and returns the body, which runs
-/// as body(ListTileIndex) for each of the member's tiles this block owns. cuTile Python's group GEMM
-/// loop: a runtime loop over the members carrying (first tile number of the member, this block's next
-/// tile number), and inside it a while loop over the block's tiles of the member.
-template <Element E, TileShape S, class Schedule, class Prepare>
-  requires detail::is_member_schedule<Schedule>
-void for_each_tile(const OutTilesList<E, S>& out, Schedule schedule, Prepare prepare,
-                   std::source_location where = std::source_location::current()) {
-  const Int block = block_id<0>(where);
-  const Int blocks = num_blocks<0>(where);
-  using Cursor = std::tuple<Int, Int>;  // (the member's first tile number, this block's next tile number)
-  loop(
-      0, out.size(), Cursor{detail::as_index(0, where), block},
-      [&](Int g, Cursor cursor) {
-        auto [first, next] = cursor;
-        auto body = prepare(g);
-        const OutTiles<E, S> tiles = detail::list_tile_access::member_tiles(out, g, where);
-        const std::array<Int, S::rank> grid = tiles.tile_grid(where);
-        Int count = grid[0];
-        for (size_t d = 1; d < S::rank; ++d) count = count * grid[d];
-        const Int end = first + count;
-        detail::ParallelTileStores parallel({&detail::list_tile_access::chain(out)});
-        Int after = while_(
-            next, [&](const Int& t) { return t < end; },
-            [&](Int t) {
-              parallel.trace([&] {
-                body(detail::list_tile_access::make(g, tiles, detail::tile_coords(schedule, t - first, grid, where)));
-                return std::tuple<>{};
-              });
-              return t + blocks;
-            },
-            where);
-        return Cursor{end, after};
-      },
-      where);
-}
 
 }  // namespace cutile

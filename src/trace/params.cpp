@@ -1,4 +1,4 @@
-#include "cutile/kernel_params.hpp"
+#include "cutile/params/base.hpp"
 
 #include "cutile/error.hpp"
 
