@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "activation/gelu.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 #include "descriptor.hpp"
 #include "status.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "elementwise/dropout.hpp"
 #include "placement.hpp"

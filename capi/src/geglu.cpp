@@ -2,7 +2,7 @@
 // and (BM, BN) tile.
 #include "activation/geglu.hpp"
 #include "activation.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 

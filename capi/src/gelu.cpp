@@ -1,7 +1,7 @@
 // cutile_cpp_gelu, cutile_cpp_gelu_backward: kernels/activation/gelu.hpp, one instance per dtype, form
 // and tile width.
 #include "activation.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 

@@ -3,7 +3,7 @@
 // number of column tiles (1 when N is that power of two, with N baked in as TileGym bakes it, else 2).
 #include <type_traits>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "normalization/layer_norm_legacy.hpp"
 #include "placement.hpp"

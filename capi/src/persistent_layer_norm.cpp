@@ -8,7 +8,7 @@
 // elements (TileGym tests D ≤ 10000).
 #include <algorithm>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "normalization/persistent_layer_norm.hpp"
 #include "placement.hpp"

@@ -1,6 +1,6 @@
 // cutile_cpp_relu: kernels/activation/relu.hpp, one instance per dtype.
 #include "activation/relu.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 

@@ -1,7 +1,7 @@
 // cutile_cpp_rms_norm, cutile_cpp_rms_norm_backward: kernels/normalization/rms_norm.hpp, one instance per
 // dtype and power-of-two row tile, with TileGym's tile-size heuristics.
 #include "normalization/rms_norm.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 #include "positional/rope.hpp"

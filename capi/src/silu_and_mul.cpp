@@ -2,7 +2,7 @@
 // instance per dtype and power-of-two row tile.
 #include "activation/silu_and_mul.hpp"
 #include "activation.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 

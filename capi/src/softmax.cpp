@@ -5,7 +5,7 @@
 #include <string>
 #include <type_traits>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "normalization/softmax.hpp"
 #include "placement.hpp"

@@ -2,7 +2,7 @@
 // power-of-two row tile.
 #include "activation/swiglu.hpp"
 #include "activation.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "placement.hpp"
 

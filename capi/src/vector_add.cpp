@@ -1,5 +1,5 @@
 // cutile_cpp_vector_add: kernels/elementwise/vector_add.hpp, one instance per dtype.
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "dispatch.hpp"
 #include "elementwise/vector_add.hpp"
 #include "placement.hpp"

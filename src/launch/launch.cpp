@@ -1,6 +1,6 @@
 // The type-erased launch path: argument checks, specialisation facts, the per-process kernel table,
 // tracing and compiling on a miss, parameter packing and the driver launch.
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 
 #include <algorithm>
 #include <chrono>

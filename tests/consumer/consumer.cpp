@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <string>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile_cpp/dlpack.hpp"
 #include "cutile_cpp/kernels.h"
 #include "normalization/softmax.hpp"

@@ -33,7 +33,7 @@
 #include "activation/swiglu.hpp"
 #include "attention/fmha.hpp"
 #include "cutile/error.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "elementwise/dropout.hpp"
 #include "gemm/group_gemm.hpp"
 #include "gemm/matmul.hpp"

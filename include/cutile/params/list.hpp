@@ -5,12 +5,12 @@
 //   OutTilesList<E, Shape<BM, BN>>  output partitions, every member cut into BM×BN tiles; reachable only
 //                                through for_each_tile, which hands each tile of each member to one block
 //
-// At launch an InList takes a TensorList<E>, an OutTilesList a PartitionList<E> (tensor_list.hpp). Each
-// list becomes two entry parameters, as in cuTile Python: a pointer to its descriptor rows — per member
-// 1 + 2·rank i64 words: the base address, the extents, the strides in elements — and the i32 member
-// count. A member is read by loading its row through a partition view of (1, pow2(1 + 2·rank)) tiles,
-// then extract, trunci and int_to_ptr, then the prologue of a tensor parameter with the facts all the
-// members share.
+// At launch an InList takes a TensorList<E>, an OutTilesList a PartitionList<E> (host/tensor_list.hpp).
+// Each list becomes two entry parameters, as in cuTile Python: a pointer to its descriptor rows — per
+// member 1 + 2·rank i64 words: the base address, the extents, the strides in elements — and the i32
+// member count. A member is read by loading its row through a partition view of (1, pow2(1 + 2·rank))
+// tiles, then extract, trunci and int_to_ptr, then the prologue of a tensor parameter with the facts all
+// the members share. for_each_tile over an OutTilesList is in schedule.hpp.
 #pragma once
 
 #include <array>

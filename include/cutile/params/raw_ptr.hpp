@@ -10,8 +10,8 @@
 //   - ownership: any block may write any element, so blocks can race;
 //   - ordering with the other parameters: a RawPtr is an alias set of its own, so its accesses are
 //     ordered among themselves but not with another parameter's.
-// The launch still takes it from a tensor (cutile::raw(t), raw.hpp): it orders the launch after the
-// tensor's pending work, refuses another argument overlapping it, and gives the interpreter its bytes.
+// The launch still takes it from a tensor (cutile::raw(t), host/raw_arg.hpp): it orders the launch after
+// the tensor's pending work, refuses another argument overlapping it, and gives the interpreter its bytes.
 // The kernel library counts and justifies every use.
 #pragma once
 

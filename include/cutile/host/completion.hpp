@@ -4,7 +4,7 @@
 #include <memory>
 #include <mutex>
 
-#include "cutile/stream.hpp"
+#include "cutile/host/stream.hpp"
 
 namespace cutile {
 

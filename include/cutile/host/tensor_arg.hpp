@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "cutile/borrow_state.hpp"
-#include "cutile/dims.hpp"
+#include "cutile/host/borrow_state.hpp"
+#include "cutile/host/dims.hpp"
 #include "cutile/ir/type.hpp"
 
 namespace cutile {

@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
-#include "cutile/borrow_state.hpp"
-#include "cutile/device.hpp"
-#include "cutile/stream.hpp"
+#include "cutile/host/borrow_state.hpp"
+#include "cutile/host/device.hpp"
+#include "cutile/host/stream.hpp"
 
 namespace cutile {
 

@@ -6,7 +6,7 @@
 // that overlaps it, and records the launch as its last write.
 #pragma once
 
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 
 namespace cutile {
 

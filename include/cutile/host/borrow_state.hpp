@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cutile/completion.hpp"
-#include "cutile/stream.hpp"
+#include "cutile/host/completion.hpp"
+#include "cutile/host/stream.hpp"
 
 namespace cutile {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "cutile/partition.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/partition.hpp"
+#include "cutile/host/tensor.hpp"
 
 namespace cutile {
 

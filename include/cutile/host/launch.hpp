@@ -19,12 +19,12 @@
 #include <optional>
 #include <string>
 
-#include "cutile/completion.hpp"
 #include "cutile/detail/trace_kernel.hpp"
-#include "cutile/stream.hpp"
-#include "cutile/raw.hpp"
-#include "cutile/tensor.hpp"
-#include "cutile/tensor_list.hpp"
+#include "cutile/host/completion.hpp"
+#include "cutile/host/raw_arg.hpp"
+#include "cutile/host/stream.hpp"
+#include "cutile/host/tensor.hpp"
+#include "cutile/host/tensor_list.hpp"
 
 namespace cutile {
 

@@ -11,13 +11,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "cutile/device.hpp"
 #include "cutile/element.hpp"
 #include "cutile/error.hpp"
-#include "cutile/layout.hpp"
-#include "cutile/stream.hpp"
-#include "cutile/tensor_arg.hpp"
-#include "cutile/tensor_storage.hpp"
+#include "cutile/host/device.hpp"
+#include "cutile/host/layout.hpp"
+#include "cutile/host/stream.hpp"
+#include "cutile/host/tensor_arg.hpp"
+#include "cutile/host/tensor_storage.hpp"
 
 namespace cutile {
 
@@ -261,4 +261,4 @@ Tensor<E> rand(std::vector<int64_t> shape, const Device& device, uint64_t seed =
 
 }  // namespace cutile
 
-#include "cutile/partition.hpp"  // Tensor<E>::partition returns one
+#include "cutile/host/partition.hpp"  // Tensor<E>::partition returns one

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cutile/error.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 
 namespace cutile {
 

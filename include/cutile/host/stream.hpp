@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "cutile/device.hpp"
+#include "cutile/host/device.hpp"
 #include "cutile/runtime/driver_api.hpp"
 
 namespace cutile {
