@@ -1,5 +1,5 @@
 // Structural diff of two kernels: canonicalise, extract features, pair and compare them, apply the policy.
-#include "cutile/ir/diff.hpp"
+#include "cutile/ir_diff/diff.hpp"
 
 #include <algorithm>
 #include <cmath>

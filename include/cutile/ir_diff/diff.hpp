@@ -12,7 +12,7 @@
 //   - reduce/scan bodies are described by their combiner, not counted as arithmetic.
 //
 // Severity policy (after reference/cutile-rs-and-skill.md §E.13), one Rule per feature family; the
-// severities live in the table in src/ir/diff.cpp and nowhere else:
+// severities live in the table in src/ir_diff/diff.cpp and nowhere else:
 //   rule                  feature rows                                   differs  missing  extra
 //   memory_op             count of each load/store/atomic opcode, path    CRIT     CRIT     CRIT
 //   view_tile             tile shape of each view access                  CRIT     CRIT     CRIT

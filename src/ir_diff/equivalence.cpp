@@ -1,4 +1,4 @@
-#include "cutile/ir/equivalence.hpp"
+#include "cutile/ir_diff/equivalence.hpp"
 
 #include <algorithm>
 #include <optional>
