@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cutile/interp/run.hpp"
-#include "cutile/runtime/driver_api.hpp"
+#include "cutile/runtime/launch.hpp"
 #include "launch/launch_path.hpp"
 
 namespace cutile::detail {
@@ -79,11 +79,10 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
     return Completion();  // finished
   }
   PackedParams& params = pack(args);  // launch_device made the device current
-  runtime::check(
-      runtime::driver_api().cuLaunchKernel(loaded->function.handle, static_cast<unsigned>(grid[0]),
-                                           static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2]), 1,
-                                           1, 1, 0, stream.handle(), params.pointers.data(), nullptr),
-      "cuLaunchKernel");
+  runtime::launch(
+      loaded->function,
+      {static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]), static_cast<unsigned>(grid[2])},
+      params.pointers, stream.handle());
   // Lent memory is ordered by its caller's stream: a launch that touches nothing else records nothing.
   if (lent && !tracked) return Completion();
   Completion done = Completion::defer(stream);
