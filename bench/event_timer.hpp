@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "cutile/host/stream.hpp"
 #include "cutile/runtime/driver_api.hpp"
-#include "cutile/stream.hpp"
 
 namespace bench {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "event_timer.hpp"
 #include "gemm/group_gemm.hpp"
 #include "program_main.hpp"

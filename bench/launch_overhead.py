@@ -1,16 +1,17 @@
-"""Host cost of launching a cached kernel from Python (vector add, float32, 4096 elements, on the GPU):
-cutile_cpp.vector_add (argument checks, output allocation, descriptors, the C ABI call), the bare C ABI
-call with descriptors made once, and torch.add for scale; then the pieces of cutile_cpp.vector_add alone
-(output allocation, descriptor packing, current-stream lookup, argument checks) to show where its time
-goes. Per case: batches of launches timed with
-time.perf_counter, the stream drained between batches outside the timing; the median per-launch time
-of the batches is reported. Prints one JSON object (and writes it to --json FILE).
+"""Host cost of calling a cached op from Python, on the GPU: cutile_cpp.vector_add (float32, 4096 elements),
+cutile_cpp.softmax, cutile_cpp.rms_norm and cutile_cpp.layer_norm_legacy (when it is an op) at small
+sizes, the bare C ABI call with descriptors made once, and torch.add for scale; then the pieces of
+cutile_cpp.vector_add alone (argument checks and views, parameters, output allocation, current-stream
+lookup, the native call) to show where its time goes. Per case: batches of calls timed with
+time.perf_counter, the stream drained between batches outside the timing; the median per-call time of the
+batches is reported. Prints one JSON object (and writes it to --json FILE).
     python3 bench/launch_overhead.py [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import statistics
 import sys
@@ -22,36 +23,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 import torch  # noqa: E402
 
 import cutile_cpp  # noqa: E402
-from cutile_cpp import _tensor  # noqa: E402
+from cutile_cpp import _call, _functions  # noqa: E402
 
 BATCH = 200
 BATCHES = 200
 
 
-def per_launch_us(launch) -> float:
+def per_call_us(call) -> float:
     stream = torch.cuda.current_stream()
-    for _ in range(BATCH):  # warm-up: the first launch compiles or reads the cubin cache
-        launch()
+    for _ in range(BATCH):  # warm-up: the first call compiles or reads the cubin cache
+        call()
     stream.synchronize()
     times = []
     for _ in range(BATCHES):
         start = time.perf_counter()
         for _ in range(BATCH):
-            launch()
+            call()
         times.append((time.perf_counter() - start) / BATCH * 1e6)
         stream.synchronize()
     return statistics.median(times)
 
 
-def _check_vector_add_arguments(a: torch.Tensor, b: torch.Tensor) -> None:
-    """What cutile_cpp.vector_add checks before it allocates (the same calls, in the same order)."""
-    from cutile_cpp._ops import _common
-
-    _common.check_tensor("vector_add", "a", a)
-    _common.check_tensor("vector_add", "b", b)
-    assert a.dim() == 1 and b.dim() == 1 and a.shape == b.shape and a.dtype == b.dtype and a.device == b.device
-    _common.forward_only("vector_add", a, b)
-    torch.compiler.is_compiling()
+def descriptor(abi, t: torch.Tensor):
+    """A cutile_cpp_tensor of `t`, made once in Python (the bare call's)."""
+    d = abi.structs["cutile_cpp_tensor"]()
+    d.data, d.ndim = t.data_ptr(), t.dim()
+    d.shape[: t.dim()], d.strides[: t.dim()] = list(t.shape), list(t.stride())
+    d.dtype = abi.enums["cutile_cpp_dtype"]["CUTILE_CPP_F32"]
+    d.device_type, d.device_id = abi.enums["cutile_cpp_device_type"]["CUTILE_CPP_DEVICE_CUDA"], t.get_device()
+    return d
 
 
 def main() -> int:
@@ -60,34 +60,45 @@ def main() -> int:
     args = parser.parse_args()
     a, b = torch.randn(4096, device="cuda"), torch.randn(4096, device="cuda")
     c = torch.empty_like(a)
+    x, w = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16), torch.randn(256, device="cuda", dtype=torch.bfloat16)
     abi = cutile_cpp.load_library()
-    descriptors = [_tensor.descriptor(t) for t in (c, a, b)]
+    descriptors = [ctypes.byref(descriptor(abi, t)) for t in (c, a, b)]
     stream = torch.cuda.current_stream().cuda_stream or None
 
     def bare_call():
         if abi.cutile_cpp_vector_add(*descriptors, 0, stream) != 0:
             raise cutile_cpp.CutileCppError(abi.cutile_cpp_last_error().decode())
 
+    calls = {
+        "cutile_cpp.vector_add": lambda: cutile_cpp.vector_add(a, b),
+        "cutile_cpp.softmax (64x256 bf16)": lambda: cutile_cpp.softmax(x),
+        "cutile_cpp.rms_norm (64x256 bf16)": lambda: cutile_cpp.rms_norm(x, w, 1e-6),
+    }
+    if "layer_norm_legacy" in cutile_cpp.ops.__all__:
+        calls["cutile_cpp.layer_norm_legacy (64x256 bf16)"] = lambda: cutile_cpp.layer_norm_legacy(x, w, w, 1e-6)
+    calls["cutile_cpp_vector_add via ctypes, descriptors made once"] = bare_call
+    calls["torch.add"] = lambda: torch.add(a, b)
     result = {
         "gpu": torch.cuda.get_device_name(0),
         "torch": torch.__version__,
         "python": sys.version.split()[0],
-        "kernel": "vector_add<f32, 1024>, 4096 elements",
-        "method": f"median over {BATCHES} batches of {BATCH} launches of the per-launch wall time (perf_counter); "
+        "method": f"median over {BATCHES} batches of {BATCH} calls of the per-call wall time (perf_counter); "
         "stream drained between batches",
-        "host_launch_us_median": {
-            "cutile_cpp.vector_add": per_launch_us(lambda: cutile_cpp.vector_add(a, b)),
-            "cutile_cpp_vector_add via ctypes, descriptors made once": per_launch_us(bare_call),
-            "torch.add": per_launch_us(lambda: torch.add(a, b)),
-        },
+        "host_call_us_median": {name: per_call_us(call) for name, call in calls.items()},
     }
-    packing = _tensor._descriptors_of_library()
-    scratch = (packing.type * 3)()
+    op: _functions.Op = cutile_cpp.vector_add.__globals__["_op"]
+    native, names, kinds = _call.library().native, op.names, op.kinds
+    prepared = [c, a, b]
+    index = a.get_device()
     result["python_pieces_us_median"] = {
-        "torch.empty_like (the output)": per_launch_us(lambda: torch.empty_like(a)),
-        "3 descriptors packed in place": per_launch_us(lambda: packing.packer.pack(scratch, (c, a, b), ("c", "a", "b"))),
-        "current raw stream": per_launch_us(lambda: torch._C._cuda_getCurrentRawStream(0)),
-        "argument checks": per_launch_us(lambda: _check_vector_add_arguments(a, b)),
+        "checks and views of the inputs": per_call_us(lambda: op.prepare([None, a, b])),
+        "parameters": per_call_us(lambda: op.values(())),
+        "torch.empty (the output)": per_call_us(lambda: torch.empty(4096, device="cuda")),
+        "output shapes from the library": per_call_us(
+            lambda: native.output_shapes(op.number, (None, a, b), names, (), kinds, 1, False)),
+        "current raw stream": per_call_us(lambda: torch._C._cuda_getCurrentRawStream(index)),
+        "native call (descriptors packed, cutile_cpp_call)": per_call_us(
+            lambda: native.call(op.number, tuple(prepared), names, (), kinds, index, stream)),
     }
     torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
     text = json.dumps(result, indent=1)

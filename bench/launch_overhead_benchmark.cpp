@@ -11,7 +11,7 @@
 #include <cstring>
 #include <optional>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/runtime/driver_api.hpp"
 #include "cutile/runtime/module.hpp"
 #include "cutile_cpp/kernels.h"

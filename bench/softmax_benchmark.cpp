@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
+#include "event_timer.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
-#include "event_timer.hpp"
-#include "softmax_variants.hpp"
 #include "program_main.hpp"
+#include "softmax_variants.hpp"
 
 namespace {
 

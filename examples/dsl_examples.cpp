@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "attention/fmha.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/runtime/driver_api.hpp"
 #include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"

@@ -94,7 +94,7 @@ step "building libcutile_cpp_kernels.so"
 build=$work/build
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
   -DCUTILE_PYTHON="$(command -v python3)" >"$logs/cmake.log" 2>&1 &&
-  cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_descriptors >"$logs/build.log" 2>&1 ||
+  cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native >"$logs/build.log" 2>&1 ||
   step "the build failed (cmake.log, build.log): cutile-cpp will be recorded as unavailable"
 export CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH
 

@@ -33,7 +33,7 @@ if [[ -f $pack/googletest.tar.xz ]]; then
 fi
 build=$work/build
 cmake -S "$repo" -B "$build" "${cmake_args[@]}" >"$logs/cmake.log" 2>&1 || { tail -20 "$logs/cmake.log"; exit 1; }
-cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_descriptors cutile-bench-launch-overhead >"$logs/build.log" 2>&1 ||
+cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native cutile-bench-launch-overhead >"$logs/build.log" 2>&1 ||
   { grep -m20 error "$logs/build.log"; exit 1; }
 
 if [[ -f $pack/tc.tar.xz ]]; then

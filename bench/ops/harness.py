@@ -1,227 +1,28 @@
-"""The measuring part of bench/ops/run.py: backends, correctness gate, timing, ceilings, summaries.
-
-Method (the same for every backend): device time of one call, taken with CUDA events recorded on the
-current stream right before and after the call. Before each call a 256 MiB buffer is written (evicting
-the 60 MiB L2 of an H200) and a spin kernel (torch.cuda._sleep) keeps the GPU busy for longer than the
-call's host-side cost, so the events bracket device work only, not Python or launch latency. Warm-up:
-calls (each followed by a synchronisation) until 3 calls and 25 ms have passed, which also covers
-TileGym's first-call autotuning. Reported: median, p10, p90 and minimum over the repetitions. On a
-machine without a GPU (the test tier) the CPU wall time of each call is reported instead; those numbers
-exercise the harness and are no performance data.
-"""
+"""The measuring part of bench/ops/run.py: backends, correctness gate and the run over ops and
+configurations, host launch overhead and first calls. Timing is in timing.py, the environment in
+environment.py, ratios, geomeans and the table in summary.py."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import itertools
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import replace
-from datetime import datetime, timezone
-from pathlib import Path
 
 import torch
 
 import configs as C
+import environment
+from errors import first_line
+from summary import finalize
+from timing import FLUSH_BYTES, CpuTimer, GpuTimer, ceilings
 
-REPO = Path(__file__).resolve().parents[2]
 SCHEMA = "cutile-cpp-ops-bench/1"
-FLUSH_BYTES = 256 << 20
-BASELINES = ("cutile", C.UNTUNED, "triton", "pytorch")
-METHOD_GPU = (
-    "CUDA events around each call on the current stream; before each call a 256 MiB buffer is written "
-    "(L2 flush) and torch.cuda._sleep covers the call's host cost, so the events time device work only; "
-    "warm-up of >= 3 calls and >= 25 ms (covers first-call autotuning); median (p10, p90) over the repetitions"
-)
-METHOD_CPU = "CPU wall time per call (time.perf_counter); no GPU: these numbers test the harness, not speed"
 
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def first_line(error: BaseException) -> str:
-    text = f"{type(error).__name__}: {error}".strip()
-    return text.splitlines()[0][:400] if text else type(error).__name__
-
-
-# --- timing --------------------------------------------------------------------------------------------------
-
-
-def stats(times_ms: list[float]) -> dict:
-    times = sorted(times_ms)
-
-    def pct(q):
-        return times[min(len(times) - 1, max(0, round(q * (len(times) - 1))))]
-
-    return {"median_ms": statistics.median(times), "p10_ms": pct(0.1), "p90_ms": pct(0.9), "min_ms": times[0],
-            "reps": len(times)}
-
-
-class CpuTimer:
-    method = METHOD_CPU
-
-    def measure(self, fn, reps: int, warmup_ms: float) -> dict:
-        fn()
-        times = []
-        for _ in range(reps):
-            start = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - start) * 1e3)
-        return stats(times)
-
-    def synchronize(self) -> None:
-        pass
-
-
-class GpuTimer:
-    method = METHOD_GPU
-
-    def __init__(self, device: torch.device):
-        self.device = device
-        self.flush = torch.empty(FLUSH_BYTES // 4, dtype=torch.float32, device=device)
-        # Spin-kernel rate, to turn a host time into _sleep cycles.
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        torch.cuda._sleep(1000)
-        start.record()
-        torch.cuda._sleep(10_000_000)
-        end.record()
-        torch.cuda.synchronize()
-        self.cycles_per_us = 10_000_000 / max(start.elapsed_time(end) * 1e3, 1.0)
-
-    def synchronize(self) -> None:
-        torch.cuda.synchronize(self.device)
-
-    def host_us(self, fn, calls: int = 5) -> float:
-        """Host-side cost of one call, the GPU idle: median wall time of `calls` unsynchronised calls."""
-        times = []
-        for _ in range(calls):
-            self.synchronize()
-            start = time.perf_counter()
-            fn()
-            times.append((time.perf_counter() - start) * 1e6)
-        self.synchronize()
-        return statistics.median(times)
-
-    def measure(self, fn, reps: int, warmup_ms: float) -> dict:
-        deadline, calls = time.perf_counter() + warmup_ms / 1e3, 0
-        while calls < 3 or (time.perf_counter() < deadline and calls < 200):
-            fn()
-            self.synchronize()
-            calls += 1
-        host = self.host_us(fn)
-        sleep_cycles = int((1.5 * host + 20.0) * self.cycles_per_us)
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-        for i in range(reps):
-            self.flush.zero_()
-            torch.cuda._sleep(sleep_cycles)
-            starts[i].record()
-            fn()
-            ends[i].record()
-        self.synchronize()
-        result = stats([s.elapsed_time(e) for s, e in zip(starts, ends)])
-        result["host_us"] = host
-        return result
-
-
-def ceilings(timer: GpuTimer, device: torch.device) -> dict:
-    """Device-to-device copy bandwidth (bytes read + written) and the bf16 matmul rate, same method."""
-    out = {}
-    try:
-        n = 1 << 28  # 1 GiB of float32
-        src, dst = torch.rand(n, device=device), torch.empty(n, device=device)
-        r = timer.measure(lambda: dst.copy_(src), reps=20, warmup_ms=10)
-        moved = 2 * n * 4
-        out["copy"] = {"what": "dst.copy_(src), 1 GiB float32, bytes read + written", "bytes": moved,
-                       **r, "gbps": moved / (r["median_ms"] * 1e6)}
-        del src, dst
-    except Exception as error:
-        out["copy"] = {"error": first_line(error)}
-    try:
-        size = 8192
-        a = torch.randn(size, size, device=device, dtype=torch.bfloat16)
-        b = torch.randn(size, size, device=device, dtype=torch.bfloat16)
-        r = timer.measure(lambda: torch.mm(a, b), reps=20, warmup_ms=10)
-        flops = 2 * size**3
-        out["bf16_mm"] = {"what": "torch.mm, 8192^3 bf16, random inputs", "flops": flops, **r,
-                          "tflops": flops / (r["median_ms"] * 1e9)}
-        del a, b
-    except Exception as error:
-        out["bf16_mm"] = {"error": first_line(error)}
-    torch.cuda.empty_cache()
-    return out
-
-
-# --- environment ---------------------------------------------------------------------------------------------
-
-
-def version(distribution: str) -> str | None:
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def tileiras_version() -> dict:
-    """The tileiras cuTile Python finds (the same one gpu_bench.sh gives our library)."""
-    try:
-        from cuda.tile import _compile
-
-        path = _compile._find_compiler_bin().path
-        text = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout
-        release = next((line.strip() for line in text.splitlines() if "release" in line), text.strip())
-        return {"path": path, "version": release}
-    except Exception as error:
-        return {"error": first_line(error)}
-
-
-def git_commit() -> str:
-    if os.environ.get("BENCH_GIT_COMMIT"):
-        return os.environ["BENCH_GIT_COMMIT"]
-    try:
-        result = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=10)
-        if result.returncode == 0:
-            dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
-                                   capture_output=True, text=True, timeout=10).stdout.strip()
-            return result.stdout.strip() + ("-dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return "unknown"
-
-
-def environment(device: torch.device) -> dict:
-    meta = {
-        "date_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "git_commit": git_commit(),
-        "device": device.type,
-        "python": platform.python_version(),
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda,
-        "triton": version("triton"),
-        "cuda_tile": version("cuda-tile"),
-        "tilegym": version("tilegym"),
-        "tileiras": tileiras_version(),
-        "host": platform.node(),
-    }
-    if device.type == "cuda":
-        props = torch.cuda.get_device_properties(device)
-        meta.update(gpu=props.name, sm_count=props.multi_processor_count,
-                    compute_capability=f"{props.major}.{props.minor}",
-                    gpu_memory_gib=round(props.total_memory / 2**30, 1), l2_bytes=getattr(props, "L2_cache_size", None))
-        try:
-            meta["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                                            capture_output=True, text=True, timeout=30).stdout.strip().splitlines()[0]
-        except (OSError, subprocess.SubprocessError, IndexError):
-            meta["driver"] = None
-    else:
-        meta.update(gpu=None, sm_count=None, driver=None)
-    return meta
 
 
 # --- backends ------------------------------------------------------------------------------------------------
@@ -375,89 +176,6 @@ def tilegym_autotune_choices(known: dict) -> dict:
     return out
 
 
-# --- summaries -----------------------------------------------------------------------------------------------
-
-
-def ratios(entry: dict) -> dict:
-    """Speed-up of cutile-cpp over each baseline: baseline median / cutile-cpp median (> 1: ours is faster)."""
-    ours = entry["results"].get("cutile-cpp", {})
-    out = {}
-    for baseline in BASELINES:
-        theirs = entry["results"].get(baseline, {})
-        if ours.get("status") == "ok" and theirs.get("status") == "ok":
-            out[baseline] = theirs["median_ms"] / ours["median_ms"]
-    return out
-
-
-def summarize_op(op: dict, copy_gbps: float | None) -> None:
-    """Fills the op's per-config ratios, their geomeans and the largest config's share of the copy ceiling."""
-    for entry in op["configs"]:
-        entry["ratio"] = ratios(entry)
-    op["geomean"] = {}
-    for baseline in BASELINES:
-        values = [e["ratio"][baseline] for e in op["configs"] if baseline in e.get("ratio", {})]
-        if values:
-            op["geomean"][baseline] = {"value": C.geomean(values), "n": len(values)}
-    measured = [e for e in op["configs"] if "bytes" in e]
-    if op["metric"] == "GB/s" and measured:
-        largest = max(measured, key=lambda e: e["bytes"])
-        op["largest_config"] = {"id": largest["id"], "bytes": largest["bytes"], "gbps": {}, "fraction_of_copy": {}}
-        for backend, result in largest["results"].items():
-            if result.get("status") == "ok":
-                op["largest_config"]["gbps"][backend] = result["gbps"]
-                if copy_gbps:
-                    op["largest_config"]["fraction_of_copy"][backend] = result["gbps"] / copy_gbps
-
-
-def summarize_families(ops: dict) -> dict:
-    """Per family (and per --family group): geomean of the ops' geomeans, so that each op weighs the same."""
-    families = {}
-    groups = {f: (f,) for f in C.FAMILIES}
-    groups.update(C.FAMILY_GROUPS)
-    for name, members in groups.items():
-        names = [n for n, op in ops.items() if op["family"] in members]
-        if not names:
-            continue
-        summary = {"ops": names, "geomean": {}}
-        for baseline in BASELINES:
-            values = [ops[n]["geomean"][baseline]["value"] for n in names if baseline in ops[n]["geomean"]]
-            if values:
-                summary["geomean"][baseline] = {"value": C.geomean(values), "ops": len(values)}
-        families[name] = summary
-    return families
-
-
-def table(report: dict) -> str:
-    """The short text table printed last."""
-    head = (f"{'op':22} {'cutile-cpp':11} {'ok/cfg':7} {'vs cutile':>9} {'untuned':>9} {'vs triton':>9} "
-            f"{'vs torch':>9} {'%copy ours':>10} {'%copy cuTile':>12}")
-    lines = [head, "-" * len(head)]
-
-    def fmt(value, spec="{:.3f}"):
-        return spec.format(value) if value is not None else "-"
-
-    for name, op in report["ops"].items():
-        ours = op["backends"].get("cutile-cpp", "?")
-        ok = sum(1 for e in op["configs"] if e["results"].get("cutile-cpp", {}).get("status") == "ok")
-        geo = {b: op["geomean"].get(b, {}).get("value") for b in BASELINES}
-        frac = op.get("largest_config", {}).get("fraction_of_copy", {})
-        lines.append(f"{name:22} {ours[:11]:11} {ok:>3}/{len(op['configs']):<3} {fmt(geo['cutile']):>9} "
-                     f"{fmt(geo[C.UNTUNED]):>9} {fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9} "
-                     f"{fmt(frac.get('cutile-cpp'), '{:.0%}'):>10} {fmt(frac.get('cutile'), '{:.0%}'):>12}")
-    for name, family in report["families"].items():
-        geo = {b: family["geomean"].get(b, {}).get("value") for b in BASELINES}
-        lines.append(f"{'[' + name + ']':22} {'':11} {'':7} {fmt(geo['cutile']):>9} {fmt(geo[C.UNTUNED]):>9} "
-                     f"{fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9}")
-    ceil = report.get("ceilings", {})
-    if "gbps" in ceil.get("copy", {}):
-        lines.append(f"copy ceiling {ceil['copy']['gbps']:.0f} GB/s; bf16 mm "
-                     f"{ceil.get('bf16_mm', {}).get('tflops', float('nan')):.0f} TFLOP/s")
-    lines.append("ratios: baseline time / cutile-cpp time (> 1: cutile-cpp faster); untuned: TileGym's cutile "
-                 "with autotuning off; geomean over configs, "
-                 "families over ops")
-    return "\n".join(lines)
-
-
 # --- the run -------------------------------------------------------------------------------------------------
 
 
@@ -482,7 +200,7 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
     it lacks (the one that was running) is recorded as having killed the process instead of being retried."""
     started = time.perf_counter()
     timer = GpuTimer(device) if device.type == "cuda" else CpuTimer()
-    report = {"schema": SCHEMA, "meta": environment(device),
+    report = {"schema": SCHEMA, "meta": environment.describe(device),
               "method": {"primary": "cuda-events" if device.type == "cuda" else "cpu-wall", "description": timer.method,
                          "l2_flush_bytes": FLUSH_BYTES if device.type == "cuda" else 0, "reps": reps,
                          "warmup_ms": warmup_ms, "statistic": "median; p10, p90, min also given",
@@ -575,17 +293,6 @@ def run(specs, device: torch.device, subset="full", reps=100, warmup_ms=25.0, bu
     return report
 
 
-def finalize(report: dict, ops: dict) -> dict:
-    """Ratios, geomeans, ceiling fractions and the family summaries of a (possibly partial) report."""
-    copy_gbps = report.get("ceilings", {}).get("copy", {}).get("gbps")
-    for op in ops.values():
-        summarize_op(op, copy_gbps)
-    report["ops"] = ops
-    report["families"] = summarize_families(ops)
-    report.pop("partial", None)
-    return report
-
-
 # --- first call (a fresh process per measurement) ------------------------------------------------------------
 
 
@@ -634,4 +341,3 @@ def first_calls(specs, device: torch.device, backends=C.BACKENDS) -> dict:
 
 def restrict(spec: C.OpSpec, ids: list[str]) -> C.OpSpec:
     return replace(spec, configs=[c for c in spec.configs if c.id in ids])
-

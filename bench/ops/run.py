@@ -6,7 +6,7 @@
 Per op and configuration (bench/ops/configs.py): every backend's output is checked against torch with
 TileGym's tolerances (a failing backend is recorded, not timed; an op not registered for cutile-cpp is
 "not ported" and its baselines are still measured), then timed (device time, CUDA events with an L2 flush;
-see bench/ops/harness.py and docs/benchmarks.md). The JSON holds the environment, the method, the copy and
+see bench/ops/timing.py and docs/benchmarks.md). The JSON holds the environment, the method, the copy and
 bf16-matmul ceilings, per-config numbers, ratios and geomeans, the host launch overhead and, unless
 --no-first-call, first-call times from fresh processes with empty and then warm disk caches. The summary
 table is printed last. Needs the cutile_cpp package importable (PYTHONPATH=python) with its library built
@@ -33,6 +33,7 @@ import torch  # noqa: E402
 
 import configs as C  # noqa: E402
 import harness  # noqa: E402
+import summary  # noqa: E402
 
 
 def parse(argv):
@@ -71,9 +72,9 @@ def finalize_checkpoint(path: Path) -> int:
         print(f"run.py: {path} holds no measurements", file=sys.stderr)
         return 1
     if report.get("partial"):
-        harness.finalize(report, report["ops"])
+        summary.finalize(report, report["ops"])
         report["completed_from_checkpoint"] = True
-        report["table"] = harness.table(report)
+        report["table"] = summary.table(report)
         path.write_text(json.dumps(report, indent=1) + "\n")
     print(report["table"])
     return 0
@@ -144,7 +145,7 @@ def main(argv=None) -> int:
     else:
         harness.log("first calls: cold and warm disk caches, one fresh process each")
         report["first_call"] = first_call_processes(args, device)
-    report["table"] = harness.table(report)
+    report["table"] = summary.table(report)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     print(report["table"])
     return 0

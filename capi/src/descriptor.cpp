@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "cutile/error.hpp"
-#include "cutile/layout.hpp"
+#include "cutile/host/layout.hpp"
 #include "status.hpp"
 
 namespace cutile::capi {

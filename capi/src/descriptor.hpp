@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/dims.hpp"
+#include "cutile/host/dims.hpp"
 #include "cutile/op/run.hpp"
 #include "cutile_cpp/kernels.h"
 

@@ -5,11 +5,11 @@
 #include <span>
 #include <utility>
 
-#include "cutile/device.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/device.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/runtime/driver_api.hpp"
-#include "cutile/stream.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/stream.hpp"
+#include "cutile/host/tensor.hpp"
 #include "descriptor.hpp"
 
 namespace cutile::capi {

@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "cutile/ordering.hpp"
+#include "cutile/memory_ordering.hpp"
 #include "cutile/shape.hpp"
 #include "cutile/tile.hpp"
 

@@ -1,6 +1,5 @@
 // Persistent and swizzled kernels without giving up exclusive outputs.
 //
-//   OutTiles<E, Shape<BM, BN>>  all tiles of an output partition, reachable only through a schedule
 //   for_each_tile(c, grouped<8>, [&](TileIndex<E, Shape<BM, BN>> t) { ... c.store(t, tile); });
 //
 // A schedule hands tile block b of G the tiles t = b, b + G, b + 2G, ... of the T tiles (`linear`,
@@ -8,6 +7,8 @@
 // by a bijection. Every tile therefore belongs to exactly one block, and a TileIndex — the only key
 // OutTiles::store accepts — can only be minted by a schedule, for the output it was made for. The grid
 // is free (LaunchOptions::grid; by default one block per SM, at most one per tile) but must be 1-D.
+// for_each_tile walks the tiles of an OutTiles (params/out_tiles.hpp), of several outputs in step, or
+// of every member of an OutTilesList (params/list.hpp).
 #pragma once
 
 #include <array>
@@ -15,120 +16,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "cutile/control.hpp"
-#include "cutile/error.hpp"
 #include "cutile/grid.hpp"
-#include "cutile/kernel_params.hpp"
+#include "cutile/loop.hpp"
 #include "cutile/math.hpp"
+#include "cutile/params/list.hpp"
+#include "cutile/params/out_tiles.hpp"
 
 namespace cutile {
-
-template <Element E, TileShape S, class O>
-requires PermutationOf<O, S::rank>
-class OutTiles;
-
-namespace detail {
-struct tile_index_access;
-}  // namespace detail
-
-/// Coordinates of one tile of an OutTiles, in tile units; made only by for_each_tile.
-template <Element E, TileShape S>
-class TileIndex {
- public:
-  static constexpr size_t rank = S::rank;
-  const std::array<Int, rank>& coords() const { return coords_; }
-
- private:
-  friend struct detail::tile_index_access;
-  TileIndex(std::array<Int, rank> coords, const void* owner) : coords_(std::move(coords)), owner_(owner) {}
-  std::array<Int, rank> coords_;
-  const void* owner_;  // the OutTiles' token chain: an index fits only the output it was made for
-  template <Element E2, TileShape S2, class O2>
-  requires PermutationOf<O2, S2::rank>
-  friend class OutTiles;
-};
-
-/// Every tile of an output partition, for kernels that visit several tiles per block (persistent GEMM)
-/// or in a swizzled order; accessed only through for_each_tile's TileIndex. With an Order O the
-/// partition is permuted as Out's is: tile dim i walks tensor dim O[i].
-template <Element E, TileShape S, class O = identity_order<S::rank>>
-requires PermutationOf<O, S::rank>
-class OutTiles {
- public:
-  static constexpr size_t rank = S::rank;
-  static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3");
-  using element_type = E;
-  using shape_type = S;
-  using order_type = O;
-
-  OutTiles(detail::ArrayValues values, detail::TraceContext::TokenChain& tokens)
-      : part_{std::move(values), &tokens} {}
-
-  /// Tiles along each (tile) dimension: ⌈extent / tile⌉.
-  std::array<Int, rank> tile_grid(std::source_location where = std::source_location::current()) const {
-    return [&]<size_t... I>(std::index_sequence<I...>) {
-      return std::array<Int, rank>{cdiv(Int(part_.values.extents[static_cast<size_t>(O::dims[I])]),
-                                        static_cast<int32_t>(S::dims[I]), where)...};
-    }
-    (std::make_index_sequence<rank>{});
-  }
-
-  /// Writes tile `t`; elements past the tensor's edge are not written.
-  void store(const TileIndex<E, S>& t, const Tile<E, S>& value, AccessHints hints = {},
-             std::source_location where = std::source_location::current()) const {
-    check_owner(t, where);
-    ir::Builder& b = detail::trace_at(where);
-    detail::TraceContext::TokenChain& chain = *part_.tokens;
-    ++chain.tile_stores;
-    if (!chain.parallel_tile_store) return part_.store(b, value, index(t), hints);
-    ir::Value* token = part_.store_after(b, chain.parallel_entry, value, index(t), hints);
-    detail::stored(chain, chain.last_access ? b.join_tokens({chain.last_access, token}) : token);
-  }
-
-  /// Reads tile `t` (for kernels that update their output in place).
-  Tile<E, S> load(const TileIndex<E, S>& t, pad padding = pad::none, AccessHints hints = {},
-                  std::source_location where = std::source_location::current()) const {
-    check_owner(t, where);
-    return part_.load(detail::trace_at(where), index(t), padding, hints);
-  }
-
-  /// Escape hatch, as Out::unchecked_scatter: writes `value` at `at(...)`, element coordinates of the
-  /// whole output tensor, in whichever tile they fall (only the tensor's bounds are checked). For kernels
-  /// whose block owns a set of elements no schedule describes (a whole row of several tiles); the kernel
-  /// must rule out two blocks writing one element.
-  template <IndexTile... I, TileShape V>
-  requires(sizeof...(I) == rank) && TileShape<common_shape<I..., Tile<E, V>>> void unchecked_scatter(
-                                        const At<I...>& at, const Tile<E, V>& value,
-                                        std::source_location where = std::source_location::current()) const {
-    using R = common_shape<I..., Tile<E, V>>;
-    ir::Builder& b = detail::trace_at(where);
-    const detail::PointerTile p = detail::pointer_tile(b, detail::addressing(part_.values),
-                                                       detail::index_values<R>(at), R::vector(), nullptr);
-    detail::stored(*part_.tokens, detail::masked_store(b, p, broadcast_to<R>(value).value(), std::nullopt,
-                                                       detail::token_for_store(*part_.tokens), where));
-  }
-
-  template <size_t A>
-  requires(A < rank) Int extent()
-  const { return Int(part_.values.extents[A]); }
-
-  const void* identity() const { return part_.tokens; }
-
- private:
-  friend struct detail::tile_index_access;
-  void check_owner(const TileIndex<E, S>& t, const std::source_location& where) const {
-    if (t.owner_ != part_.tokens)
-      throw UserError(std::string(where.file_name()) + ":" + std::to_string(where.line()) +
-                      ": a TileIndex made by for_each_tile for one output was used with another output");
-  }
-  static std::vector<ir::Value*> index(const TileIndex<E, S>& t) {
-    std::vector<ir::Value*> out;
-    for (const Int& c : t.coords()) out.push_back(c.value());
-    return out;
-  }
-
-  detail::OutputPartition<E, S, O> part_;
-};
 
 /// Row-major over the tile grid (last dimension fastest), blocks taking every G-th tile.
 struct linear_t {};
@@ -137,8 +31,8 @@ inline constexpr linear_t linear{};
 /// Rank 2: GROUP tile rows at a time, walking down a group's column before moving right (the L2-friendly
 /// swizzle of grouped GEMM), blocks taking every G-th tile.
 template <int GROUP>
-requires(GROUP >= 1) struct grouped_t {
-};
+  requires(GROUP >= 1)
+struct grouped_t {};
 template <int GROUP>
 inline constexpr grouped_t<GROUP> grouped{};
 
@@ -147,18 +41,6 @@ struct split_t {};
 inline constexpr split_t split{};
 
 namespace detail {
-
-// The one place TileIndex values are made.
-struct tile_index_access {
-  template <Element E, TileShape S, class O>
-  static TileIndex<E, S> make(std::array<Int, S::rank> coords, const OutTiles<E, S, O>& out) {
-    return TileIndex<E, S>(std::move(coords), out.identity());
-  }
-  template <Element E, TileShape S, class O>
-  static TraceContext::TokenChain& chain(const OutTiles<E, S, O>& out) {
-    return *out.part_.tokens;
-  }
-};
 
 /// cuTile Python's loop-parallel stores. In a for_each_tile body, an output whose only access is one
 /// store through its TileIndex writes another tile in every iteration, so the store need not wait for
@@ -239,6 +121,11 @@ std::array<Int, RANK> tile_coords(grouped_t<GROUP>, const Int& t, const std::arr
   return {first_row + local % rows, local / rows};
 }
 
+template <class Schedule>
+inline constexpr bool is_member_schedule = std::is_same_v<Schedule, linear_t>;
+template <int GROUP>
+inline constexpr bool is_member_schedule<grouped_t<GROUP>> = true;
+
 }  // namespace detail
 
 /// Runs body(TileIndex) for each tile of `out` this block owns under `schedule`, in a runtime loop (the
@@ -274,10 +161,9 @@ void for_each_tile(const OutTiles<E, S, O>& out, Schedule schedule, Body body,
 /// each output's tiles still have at most one owner. Row-major orders only (`linear`, `split`). Returns
 /// the state after the block's last tile (`init` for a block with none).
 template <class... Outs, class Schedule, class State, class Body>
-requires(sizeof...(Outs) >= 1) &&
-    (std::is_same_v<Schedule, linear_t> || std::is_same_v<Schedule, split_t>)State
-    for_each_tile(std::tuple<Outs&...> outs, Schedule schedule, State init, Body body,
-                  std::source_location where = std::source_location::current()) {
+  requires(sizeof...(Outs) >= 1) && (std::is_same_v<Schedule, linear_t> || std::is_same_v<Schedule, split_t>)
+State for_each_tile(std::tuple<Outs&...> outs, Schedule schedule, State init, Body body,
+                    std::source_location where = std::source_location::current()) {
   const auto grids =
       std::apply([&](const auto&... out) { return std::tuple{out.tile_grid(where)...}; }, outs);
   auto tiles = [](const auto& grid) {
@@ -302,8 +188,7 @@ requires(sizeof...(Outs) >= 1) &&
         return body(detail::tile_index_access::make(
                         detail::tile_coords(schedule, t, std::get<I>(grids), where), std::get<I>(outs))...,
                     std::move(state));
-      }
-      (std::index_sequence_for<Outs...>{});
+      }(std::index_sequence_for<Outs...>{});
     });
   };
   if constexpr (std::is_same_v<Schedule, split_t>) {
@@ -317,18 +202,56 @@ requires(sizeof...(Outs) >= 1) &&
 
 /// The same without a carried state: body(TileIndex...).
 template <class... Outs, class Schedule, class Body>
-requires(sizeof...(Outs) >= 1) &&
-    (std::is_same_v<Schedule, linear_t> || std::is_same_v<Schedule, split_t>)void for_each_tile(
-        std::tuple<Outs&...> outs, Schedule schedule, Body body,
-        std::source_location where = std::source_location::current()) {
+  requires(sizeof...(Outs) >= 1) && (std::is_same_v<Schedule, linear_t> || std::is_same_v<Schedule, split_t>)
+void for_each_tile(std::tuple<Outs&...> outs, Schedule schedule, Body body,
+                   std::source_location where = std::source_location::current()) {
   for_each_tile(
       outs, schedule, std::tuple<>{},
       [&](const auto&... t_and_state) {
-        [&]<size_t... I>(std::index_sequence<I...>, const auto& args) {
-          body(std::get<I>(args)...);
-        }
-        (std::make_index_sequence<sizeof...(Outs)>{}, std::tie(t_and_state...));
+        [&]<size_t... I>(std::index_sequence<I...>, const auto& args) { body(std::get<I>(args)...); }(
+            std::make_index_sequence<sizeof...(Outs)>{}, std::tie(t_and_state...));
         return std::tuple<>{};
+      },
+      where);
+}
+
+/// Walks the tiles of every member of `out`, member after member, numbering them consecutively across
+/// the list; under `schedule` (`linear`, or `grouped<G>` within each member) block b of G visits the
+/// tiles numbered b, b + G, b + 2G, ... — each tile of each member belongs to exactly one block.
+/// `prepare(g)` runs once per member (load the member's inputs there) and returns the body, which runs
+/// as body(ListTileIndex) for each of the member's tiles this block owns. cuTile Python's group GEMM
+/// loop: a runtime loop over the members carrying (first tile number of the member, this block's next
+/// tile number), and inside it a while loop over the block's tiles of the member.
+template <Element E, TileShape S, class Schedule, class Prepare>
+  requires detail::is_member_schedule<Schedule>
+void for_each_tile(const OutTilesList<E, S>& out, Schedule schedule, Prepare prepare,
+                   std::source_location where = std::source_location::current()) {
+  const Int block = block_id<0>(where);
+  const Int blocks = num_blocks<0>(where);
+  using Cursor = std::tuple<Int, Int>;  // (the member's first tile number, this block's next tile number)
+  loop(
+      0, out.size(), Cursor{detail::as_index(0, where), block},
+      [&](Int g, Cursor cursor) {
+        auto [first, next] = cursor;
+        auto body = prepare(g);
+        const OutTiles<E, S> tiles = detail::list_tile_access::member_tiles(out, g, where);
+        const std::array<Int, S::rank> grid = tiles.tile_grid(where);
+        Int count = grid[0];
+        for (size_t d = 1; d < S::rank; ++d) count = count * grid[d];
+        const Int end = first + count;
+        detail::ParallelTileStores parallel({&detail::list_tile_access::chain(out)});
+        Int after = while_(
+            next, [&](const Int& t) { return t < end; },
+            [&](Int t) {
+              parallel.trace([&] {
+                body(detail::list_tile_access::make(g, tiles,
+                                                    detail::tile_coords(schedule, t - first, grid, where)));
+                return std::tuple<>{};
+              });
+              return t + blocks;
+            },
+            where);
+        return Cursor{end, after};
       },
       where);
 }

@@ -29,6 +29,8 @@ LaunchOptions persistent_options() {
 // TileGym's backward rows per tile: 4 up to 2048 columns (4096 with at least 8192 rows), else 1.
 constexpr int64_t backward_rows(int64_t tn, int64_t rows) { return tn <= 2048 || (tn <= 4096 && rows >= 8192) ? 4 : 1; }
 
+const op::Requirement one_row_tile = op::unsupported_unless("N <= 32768", "a row is at most one 32768-column tile");
+
 const op::ChoiceSet rms_norm_modes{
     .name = "rms_norm_mode",
     .values = {"auto", "static_persistent", "multi_wave_reload", "multi_wave_cached"},
@@ -109,7 +111,7 @@ const op::OpSpec rms_norm_op{
     .scalars = {op::real("eps", 1e-6).valid_when("finite(eps) && eps >= 0"),
                 op::real("offset", 0.0).valid_when("finite(offset)").described("0 for Llama, 1 for Gemma3"),
                 op::choice("mode", rms_norm_modes, "auto")},
-    .rules = {op::unsupported_unless("N <= 32768", "a row is at most one 32768-column tile")},
+    .rules = {one_row_tile},
     .launch = op::bind<launch_rms_norm>(),
     .backward = "rms_norm_backward",
     .parity = {{"rms_norm.static_persistent", "rms_norm_static_persistent", "M=4096 N=4096 E=bf16 eps=1e-5 mode=static_persistent"},
@@ -136,7 +138,7 @@ const op::OpSpec rms_norm_backward_op{
     .tensors = {op::out("dx", "E[M, N]").rows(), op::out("dweight", "E[N]"), op::in("dy", "E[M, N]").rows(),
                 op::in("x", "E[M, N]").rows(), op::in("weight", "E[N]"), op::in("rstd", "f32[M]")},
     .scalars = {op::real("offset", 0.0).valid_when("finite(offset)")},
-    .rules = {op::unsupported_unless("N <= 32768", "a row is at most one 32768-column tile")},
+    .rules = {one_row_tile},
     .launch = op::bind<launch_rms_norm_backward>(),
     .parity = {{"rms_norm.backward", "rms_norm_backward", "M=4096 N=4096 E=bf16"}},
     .configurations = {"M={300,9000} N={16,4096} E={f32,f16,bf16} offset={0,1}", "M=300 N=32768 E=bf16"},

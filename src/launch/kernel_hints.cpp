@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "cutile/error.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 
 namespace cutile::detail {
 namespace {

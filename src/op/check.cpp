@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "compiled.hpp"
-#include "cutile/layout.hpp"
+#include "cutile/host/layout.hpp"
 #include "cutile/op/registry.hpp"
 #include "cutile/op/run.hpp"
 

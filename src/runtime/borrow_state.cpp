@@ -1,10 +1,10 @@
-#include "cutile/borrow_state.hpp"
+#include "cutile/host/borrow_state.hpp"
 
 #include <algorithm>
 #include <atomic>
 
 #include "cutile/error.hpp"
-#include "cutile/layout.hpp"
+#include "cutile/host/layout.hpp"
 
 namespace cutile {
 namespace {

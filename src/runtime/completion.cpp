@@ -1,4 +1,4 @@
-#include "cutile/completion.hpp"
+#include "cutile/host/completion.hpp"
 
 #include <mutex>
 #include <unordered_map>

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <thread>
 
-#include "cutile/device.hpp"
 #include "cutile/error.hpp"
+#include "cutile/host/device.hpp"
 
 namespace cutile {
 namespace {

@@ -1,4 +1,4 @@
-#include "cutile/dims.hpp"
+#include "cutile/host/dims.hpp"
 
 #include <string>
 

@@ -29,13 +29,14 @@ class Event {
 
 }  // namespace
 
-void launch(const KernelFunction& function, std::array<unsigned, 3> grid, std::span<void*> args) {
+void launch(const KernelFunction& function, std::array<unsigned, 3> grid, std::span<void*> args,
+            CUstream stream) {
   if (!function.handle) throw UserError("cannot launch an empty KernelFunction");
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     throw UserError("cannot launch kernel '" + function.name + "' on grid (" + std::to_string(grid[0]) +
                     ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
                     "): every dimension must be >= 1");
-  check(driver_api().cuLaunchKernel(function.handle, grid[0], grid[1], grid[2], 1, 1, 1, 0, nullptr,
+  check(driver_api().cuLaunchKernel(function.handle, grid[0], grid[1], grid[2], 1, 1, 1, 0, stream,
                                     args.data(), nullptr),
         "cuLaunchKernel");
 }

@@ -1,4 +1,4 @@
-#include "cutile/layout.hpp"
+#include "cutile/host/layout.hpp"
 
 #include "cutile/error.hpp"
 

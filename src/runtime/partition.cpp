@@ -1,4 +1,4 @@
-#include "cutile/partition.hpp"
+#include "cutile/host/partition.hpp"
 
 #include "cutile/error.hpp"
 

@@ -1,4 +1,4 @@
-#include "cutile/stream.hpp"
+#include "cutile/host/stream.hpp"
 
 #include <sstream>
 

@@ -1,4 +1,4 @@
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
-#include "cutile/tensor_arg.hpp"
+#include "cutile/host/tensor_arg.hpp"
 
-#include "cutile/layout.hpp"
+#include "cutile/host/layout.hpp"
 
 namespace cutile {
 

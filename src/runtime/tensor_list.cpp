@@ -1,4 +1,4 @@
-#include "cutile/tensor_list.hpp"
+#include "cutile/host/tensor_list.hpp"
 
 #include "cutile/error.hpp"
 

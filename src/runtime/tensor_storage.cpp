@@ -1,4 +1,4 @@
-#include "cutile/tensor_storage.hpp"
+#include "cutile/host/tensor_storage.hpp"
 
 #include <cstdlib>
 #include <map>

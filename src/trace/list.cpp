@@ -1,4 +1,4 @@
-#include "cutile/list.hpp"
+#include "cutile/params/list.hpp"
 
 #include <bit>
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "cutile/error.hpp"
-#include "cutile/kernel_params.hpp"
-#include "cutile/raw_ptr.hpp"
+#include "cutile/params/base.hpp"
+#include "cutile/params/raw_ptr.hpp"
 
 namespace cutile::detail {
 namespace {

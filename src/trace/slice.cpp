@@ -1,7 +1,7 @@
 // Sub-tensors of an input: the base pointer moves to the first element of the slice and the sliced
 // dimension gets a new (dynamic) extent; the bounds are clamped into the tensor, so a slice never
 // reaches memory its tensor does not.
-#include "cutile/kernel_params.hpp"
+#include "cutile/params/base.hpp"
 
 namespace cutile::detail {
 

@@ -11,7 +11,7 @@
 #include "activation/relu.hpp"
 #include "activation/silu_and_mul.hpp"
 #include "activation/swiglu.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/toolchain_fixture.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
 #include "support/scoped_env.hpp"

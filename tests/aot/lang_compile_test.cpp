@@ -4,7 +4,7 @@
 
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/compile/tileiras.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/lang_kernels.hpp"
 #include "support/toolchain_fixture.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "positional/rope.hpp"
 #include "support/toolchain_fixture.hpp"
 

@@ -1,8 +1,10 @@
-// The C++ side of the package: the DSL headers and libraries, a kernel header, and the C ABI.
+// The C++ side of the package: the DSL headers and libraries, the IR diff library, a kernel header, and the
+// C ABI.
 #include <cstdio>
 #include <string>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
+#include "cutile/ir_diff/equivalence.hpp"
 #include "cutile_cpp/dlpack.hpp"
 #include "cutile_cpp/kernels.h"
 #include "normalization/softmax.hpp"
@@ -15,6 +17,7 @@ int main() {
   void (*kernel)(cutile::Out<cutile::bf16, cutile::Shape<1, 128>>, cutile::In<cutile::bf16, cutile::Shape<cutile::dyn, cutile::dyn>>) =
       cutile::kernels::softmax_row<cutile::bf16, 128>;
   if (!kernel) return 1;
+  if (!cutile::ir::modules_equivalent(cutile::ir::Module{}, cutile::ir::Module{})) return 1;
   if (cutile_cpp_vector_add(nullptr, nullptr, nullptr, 0, nullptr) != CUTILE_CPP_ERROR_NULL_POINTER) return 1;
   // DLPack: a host DLTensor (a transposed 3 x 4 bf16 view at a byte offset) as a C ABI descriptor.
   uint16_t storage[16] = {};

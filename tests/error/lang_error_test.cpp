@@ -2,7 +2,7 @@
 // is refused before tileiras runs, each with its own message.
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "kernels/vector_add.hpp"
 #include "support/error_of.hpp"
 #include "support/lang_kernels.hpp"

@@ -3,7 +3,7 @@
 // tier repeats the memory-dependent checks (aliasing) on real tensors.
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"
 #include "support/error_of.hpp"

@@ -5,7 +5,7 @@
 // Aliasing through foreign memory, which only the byte ranges reveal, is in the gpu tier.
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "gemm/group_gemm.hpp"
 #include "support/error_of.hpp"
 

@@ -3,7 +3,7 @@
 // tileiras runs (meta tensors: no GPU needed).
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/error_of.hpp"
 #include "support/memory_kernels.hpp"
 

@@ -2,7 +2,7 @@
 // partition of it is refused, and a meta tensor does not launch (the aot tier compiles for one).
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/dsl_vocabulary_kernels.hpp"
 #include "support/error_of.hpp"
 

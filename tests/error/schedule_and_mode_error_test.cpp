@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cutile/cutile.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/error_of.hpp"
 
 namespace {

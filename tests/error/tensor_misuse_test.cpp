@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "cutile/device.hpp"
 #include "cutile/error.hpp"
-#include "cutile/partition.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/device.hpp"
+#include "cutile/host/partition.hpp"
+#include "cutile/host/tensor.hpp"
 #include "support/error_of.hpp"
 
 namespace cutile {

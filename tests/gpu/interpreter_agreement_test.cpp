@@ -10,7 +10,7 @@
 #include <random>
 
 #include "attention/fmha.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "gemm/matmul.hpp"
 #include "kernels/row_softmax.hpp"
 #include "kernels/vector_add.hpp"

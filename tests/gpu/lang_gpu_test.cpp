@@ -5,7 +5,7 @@
 #include <bit>
 #include <random>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/lang_kernels.hpp"
 

@@ -3,7 +3,7 @@
 // where there is no GPU.
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "gemm/group_gemm.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/group_gemm_check.hpp"

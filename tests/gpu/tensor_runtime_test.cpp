@@ -9,13 +9,13 @@
 #include <optional>
 #include <thread>
 
-#include "cutile/completion.hpp"
-#include "cutile/device.hpp"
 #include "cutile/error.hpp"
-#include "cutile/partition.hpp"
+#include "cutile/host/completion.hpp"
+#include "cutile/host/device.hpp"
+#include "cutile/host/partition.hpp"
+#include "cutile/host/stream.hpp"
+#include "cutile/host/tensor.hpp"
 #include "cutile/runtime/device_buffer.hpp"
-#include "cutile/stream.hpp"
-#include "cutile/tensor.hpp"
 
 namespace cutile {
 namespace {

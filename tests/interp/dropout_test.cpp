@@ -7,7 +7,7 @@
 #include <cstring>
 #include <random>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "elementwise/dropout.hpp"
 
 namespace {

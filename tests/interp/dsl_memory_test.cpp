@@ -7,7 +7,7 @@
 #include <numeric>
 #include <random>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/memory_kernels.hpp"
 
 namespace {

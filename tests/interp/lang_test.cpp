@@ -9,7 +9,7 @@
 #include <limits>
 #include <random>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/lang_kernels.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "attention/fmha.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "gemm/matmul.hpp"
 #include "reference/float64.hpp"
 #include "support/dsl_control_kernels.hpp"

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "elementwise/vector_add.hpp"
 #include "support/error_of.hpp"
 

@@ -3,7 +3,7 @@
 // ragged members, every block count and both layouts of B.
 #include <gtest/gtest.h>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/dsl_vocabulary_kernels.hpp"
 #include "support/group_gemm_check.hpp"
 #include "support/tensor_values.hpp"

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "positional/rope.hpp"
 #include "support/tensor_values.hpp"
 

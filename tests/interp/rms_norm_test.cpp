@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/op/run.hpp"
 #include "normalization/rms_norm.hpp"
 #include "support/tensor_values.hpp"

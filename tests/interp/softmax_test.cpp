@@ -7,7 +7,7 @@
 #include <cmath>
 #include <random>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/op/run.hpp"
 #include "normalization/softmax.hpp"
 #include "support/tensor_values.hpp"

@@ -8,7 +8,7 @@
 #include <numeric>
 #include <random>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/dsl_vocabulary_kernels.hpp"
 
 namespace {

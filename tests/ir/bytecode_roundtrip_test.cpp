@@ -13,7 +13,7 @@
 #include "cutile/bytecode/reader.hpp"
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/error.hpp"
-#include "cutile/ir/equivalence.hpp"
+#include "cutile/ir_diff/equivalence.hpp"
 #include "support/op_modules.hpp"
 
 namespace cutile {

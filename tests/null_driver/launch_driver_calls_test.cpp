@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/runtime/driver_api.hpp"
 #include "cutile_cpp/dlpack.hpp"
 #include "cutile_cpp/kernels.h"

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "cutile/device.hpp"
+#include "cutile/host/device.hpp"
 #include "cutile/runtime/driver_api.hpp"
 
 namespace cutile::test_support {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "gemm/group_gemm.hpp"
 #include "reference/float64.hpp"
 #include "support/tensor_values.hpp"

@@ -13,7 +13,7 @@
 
 #include "cutile/interp/run.hpp"
 #include "cutile/ir/float_format.hpp"
-#include "cutile/kernel_params.hpp"
+#include "cutile/params/base.hpp"
 
 namespace cutile::test_support {
 

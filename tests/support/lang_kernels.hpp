@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cutile/cutile.hpp"
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "support/dsl_kernels.hpp"
 
 namespace cutile::test_support::lang_kernels {

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 
 namespace cutile::test_support {
 

@@ -5,10 +5,10 @@
 #include <optional>
 #include <string>
 
-#include "cutile/borrow_state.hpp"
 #include "cutile/error.hpp"
-#include "cutile/partition.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/borrow_state.hpp"
+#include "cutile/host/partition.hpp"
+#include "cutile/host/tensor.hpp"
 #include "support/error_of.hpp"
 
 namespace cutile {

@@ -10,7 +10,7 @@
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/error.hpp"
 #include "cutile/ir/builder.hpp"
-#include "cutile/ir/diff.hpp"
+#include "cutile/ir_diff/diff.hpp"
 #include "support/dsl_kernels.hpp"
 #include "support/error_of.hpp"
 #include "support/op_modules.hpp"

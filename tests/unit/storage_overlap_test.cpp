@@ -1,8 +1,8 @@
 // The aliasing check the launch path applies to outputs: byte ranges of tensor arguments.
 #include <gtest/gtest.h>
 
-#include "cutile/layout.hpp"
-#include "cutile/tensor_arg.hpp"
+#include "cutile/host/layout.hpp"
+#include "cutile/host/tensor_arg.hpp"
 
 namespace cutile {
 namespace {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "cutile/error.hpp"
-#include "cutile/layout.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/layout.hpp"
+#include "cutile/host/tensor.hpp"
 
 namespace cutile {
 namespace {

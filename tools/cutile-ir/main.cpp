@@ -14,8 +14,8 @@
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
 #include "cutile/error.hpp"
-#include "cutile/ir/diff.hpp"
 #include "cutile/ir/printer.hpp"
+#include "cutile/ir_diff/diff.hpp"
 
 namespace {
 
@@ -31,7 +31,7 @@ constexpr std::string_view kUsage =
     "  cutile-ir diff REF GEN [--kernel NAME | --ref-kernel A --gen-kernel B] [--explained FILE] [--json "
     "OUT]\n"
     "      compare the generated kernel GEN against the reference REF feature by feature; FILE pins the\n"
-    "      CRITICAL rows the port keeps on purpose, each with its reason (include/cutile/ir/diff.hpp)\n"
+    "      CRITICAL rows the port keeps on purpose, each with its reason (include/cutile/ir_diff/diff.hpp)\n"
     "exit status: 0 success / PASS, 2 PASS_WITH_NOTES, 1 FAIL or a failed compilation,\n"
     "             3 bad arguments or unreadable input\n";
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/ir/diff.hpp"
+#include "cutile/ir_diff/diff.hpp"
 #include "cutile/op/spec.hpp"
 
 namespace cutile::tools {

@@ -12,7 +12,7 @@
 #include "cutile/bytecode/reader.hpp"
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/error.hpp"
-#include "cutile/ir/equivalence.hpp"
+#include "cutile/ir_diff/equivalence.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cutile::bytecode::ReadResult read;

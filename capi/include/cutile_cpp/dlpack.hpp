@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cutile/error.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 #include "cutile_cpp/kernels.h"
 
 namespace cutile::dlpack {

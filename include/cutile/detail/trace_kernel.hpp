@@ -6,29 +6,15 @@
 #include <span>
 #include <tuple>
 
-#include "cutile/atomic.hpp"
 #include "cutile/error.hpp"
-#include "cutile/kernel_params.hpp"
-#include "cutile/list.hpp"
-#include "cutile/raw_ptr.hpp"
-#include "cutile/schedule.hpp"
+#include "cutile/params/atomic.hpp"
+#include "cutile/params/in.hpp"
+#include "cutile/params/list.hpp"
+#include "cutile/params/out.hpp"
+#include "cutile/params/out_tiles.hpp"
+#include "cutile/params/raw_ptr.hpp"
 
 namespace cutile::detail {
-
-/// output: an Out (one tile per block, the grid is its partition's); output_tiles: an OutTiles (tiles
-/// handed out by a schedule, any 1-D grid); atomic: an Atomic (a whole tensor, updated atomically);
-/// input_list, output_tiles_list: an InList, an OutTilesList (a list of tensors or partitions);
-/// raw_pointer: a RawPtr (a tensor's base address alone, read and written unchecked).
-enum class ArgKind { input, output, output_tiles, scalar, atomic, input_list, output_tiles_list, raw_pointer };
-inline bool is_output(ArgKind kind) {
-  return kind == ArgKind::output || kind == ArgKind::output_tiles || kind == ArgKind::output_tiles_list;
-}
-inline bool is_list(ArgKind kind) { return kind == ArgKind::input_list || kind == ArgKind::output_tiles_list; }
-/// Whether the kernel may write the argument's memory — a list's members, not its descriptor rows — so
-/// nothing else may reach it.
-inline bool is_written(ArgKind kind) {
-  return is_output(kind) || kind == ArgKind::atomic || kind == ArgKind::raw_pointer;
-}
 
 template <class P>
 struct param_traits;
@@ -60,10 +46,12 @@ struct param_traits<Out<E, S, O>>
 
 template <Element E, TileShape S, class O>
 struct param_traits<OutTiles<E, S, O>>
-    : tensor_param_traits<OutTiles<E, S, O>, ArgKind::output_tiles, E, S::rank, true, all_dynamic<S::rank>> {};
+    : tensor_param_traits<OutTiles<E, S, O>, ArgKind::output_tiles, E, S::rank, true, all_dynamic<S::rank>> {
+};
 
 template <Element E, ShapeType S>
-struct param_traits<Atomic<E, S>> : tensor_param_traits<Atomic<E, S>, ArgKind::atomic, E, S::rank, true, S::dims> {};
+struct param_traits<Atomic<E, S>>
+    : tensor_param_traits<Atomic<E, S>, ArgKind::atomic, E, S::rank, true, S::dims> {};
 
 // A list parameter of kind KIND whose kernel-side object P is made from the traced list (and, when
 // TOKENS, a token chain of its own, shared by all members). `facts`: those all the members share.
@@ -83,7 +71,8 @@ struct list_param_traits {
 };
 
 template <Element E, ShapeType S>
-struct param_traits<InList<E, S>> : list_param_traits<InList<E, S>, ArgKind::input_list, E, S::rank, false> {};
+struct param_traits<InList<E, S>> : list_param_traits<InList<E, S>, ArgKind::input_list, E, S::rank, false> {
+};
 
 template <Element E, TileShape S>
 struct param_traits<OutTilesList<E, S>>
@@ -129,7 +118,8 @@ void finish_trace(TraceContext& ctx);
 template <KernelParam... P>
 std::unique_ptr<ir::Module> trace_kernel(void (*kernel)(P...), std::span<const ArrayFacts> facts,
                                          uint32_t single_block_axes = 0) {
-  if (facts.size() != sizeof...(P)) throw InternalError("trace_kernel: one ArrayFacts per parameter expected");
+  if (facts.size() != sizeof...(P))
+    throw InternalError("trace_kernel: one ArrayFacts per parameter expected");
   std::vector<ir::Type> types;
   (
       [&] {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "cutile/op/target.hpp"
-#include "cutile/tensor.hpp"
+#include "cutile/host/tensor.hpp"
 
 namespace cutile::op {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cutile/launch.hpp"
+#include "cutile/host/launch.hpp"
 #include "cutile/op/dtype.hpp"
 
 namespace cutile::op {

@@ -4,13 +4,16 @@
 #include <array>
 #include <span>
 
+#include "cutile/runtime/driver_api.hpp"
 #include "cutile/runtime/module.hpp"
 
 namespace cutile::runtime {
 
-/// Launches `function` on the current context's default stream with block (1,1,1) and no dynamic
-/// shared memory, as tileiras-built kernels expect. `args` points at each parameter's value.
-void launch(const KernelFunction& function, std::array<unsigned, 3> grid, std::span<void*> args);
+/// Launches `function` on `stream` (null: the current context's default stream) with block (1,1,1) and
+/// no dynamic shared memory, as tileiras-built kernels expect. `args` points at each parameter's value.
+/// The one place a kernel is launched on the driver: cutile::launch comes through here too.
+void launch(const KernelFunction& function, std::array<unsigned, 3> grid, std::span<void*> args,
+            CUstream stream = nullptr);
 
 /// Waits for all work on the current context.
 void synchronize();
