@@ -2,12 +2,13 @@
 //   formula  y = a · gelu(b); da = dy · gelu(b), db = dy · a · gelu'(b), with gelu and gelu' of
 //            gelu.hpp in the chosen form; computed in f32 (TileGym computes the forward in E)
 //   E        f32, f16 or bf16 (all tensors share it)
-//   BM, BN   the (rows, columns) tile, powers of two (the C ABI: BM · BN = 1024, BN the smallest of
+//   BM, BN   the (rows, columns) tile, powers of two (the launcher: BM · BN = 1024, BN the smallest of
 //            16, 64, 256, 1024 that covers a row, so short rows still fill a block)
-//   runtime  x split along `dim` and flattened to (M, 2N) is read as its halves a = x[:, :N] and
-//            b = x[:, N:], (M, N) views with x's strides; y, dy: (M, N), any strides; dx: x's (M, 2N) seen
-//            as (M, 2, N), so that one (BM, 2, BN) tile holds both halves' gradients at the same columns
-//            (the halves interleave in memory, so they cannot be two outputs that the launch keeps apart)
+//   runtime  x (M, 2N) (TileGym's x split along `dim` is (prod(shape[:dim]), prod(shape[dim:]))) is read
+//            as its halves a = x[:, :N] and b = x[:, N:], (M, N) views with x's strides; y, dy: (M, N),
+//            any strides; dx: x's (M, 2N) seen as (M, 2, N), so that one (BM, 2, BN) tile holds both
+//            halves' gradients at the same columns (the halves interleave in memory, so they cannot be
+//            two outputs that the launch keeps apart)
 //   grid     (cdiv(M, BM), cdiv(N, BN), 1); overhanging rows and columns load as 0 and their stores are
 //            clipped
 // Provenance: TileGym src/tilegym/ops/cutile/activation/geglu.py (1.5.1), `_geglu_fwd_kernel` and
@@ -41,5 +42,15 @@ void geglu_backward(Out<E, Shape<BM, 2, BN>> dx, In<E, Shape<dyn, dyn>> dy, In<E
   auto db = reshape<Shape<BM, 1, BN>>(dyf * af * gelu_math::derivative<A>(bf));  // (BM, 1, BN)
   dx.store(cast<E>(cat<1>(da, db)));                                             // (BM, 2, BN)
 }
+
+/// The ops (geglu.cpp).
+extern const op::OpSpec geglu_op;
+extern const op::OpSpec geglu_backward_op;
+
+/// (BM, BN) tiles of 1024 elements, BN the smallest of 16, 64, 256 and 1024 that covers a row.
+void launch_geglu(op::Target& target, const AnyTensor& y, const AnyTensor& x, GeluApprox approximate);
+/// The forward's tiles over dx seen as (M, 2, N).
+void launch_geglu_backward(op::Target& target, const AnyTensor& dx, const AnyTensor& dy, const AnyTensor& x,
+                           GeluApprox approximate);
 
 }  // namespace cutile::kernels

@@ -9,7 +9,7 @@
 //            is f16 throughout: the same ops at twice f32's throughput, which this compute-bound kernel
 //            needs to keep pace); the backward computes in f32, as TileGym's (the cancellation in
 //            Φ̃(x) + x·φ(x) near x = −0.75 needs it)
-//   TILE     elements per tile block, a power of two (the C ABI: 1024; 4096 for forwards of ≥ 2^24
+//   TILE     elements per tile block, a power of two (the launcher: 1024; 4096 for forwards of ≥ 2^24
 //            elements, as TileGym widens memory-bound launches)
 //   runtime  x, dy: (n), any stride, gathered; y, dx: (n), any stride, scattered within the block's
 //            (TILE) tile
@@ -23,11 +23,20 @@
 #include <cstdint>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
-/// TileGym's `approximate` argument.
+/// TileGym's `approximate` argument, in the order of gelu_approximations.
 enum class GeluApprox { none, tanh };
+
+/// The choice of `approximate` that gelu, geglu and their backwards share. Inline, so that it is
+/// initialised before the descriptions of every file that includes this one.
+inline const op::ChoiceSet gelu_approximations{
+    .name = "gelu_approximate",
+    .values = {"none", "tanh"},
+    .doc = "The GELU form (TileGym's `approximate`) of gelu, geglu and their backwards: see cutile_cpp_gelu.",
+};
 
 namespace gelu_math {
 
@@ -99,5 +108,22 @@ void gelu_backward(Out<E, Shape<TILE>> dx, In<E, Shape<dyn>> dy, In<E, Shape<dyn
   auto xf = cast<float>(x.gather(i * TILE + offsets));    // (TILE)
   dx.scatter(at(offsets), cast<E>(dyf * gelu_math::derivative<A>(xf)));
 }
+
+/// Calls `body.template operator()<A>()` with `approximate` as A: the launchers' form instance.
+template <class Body>
+void with_gelu_approx(GeluApprox approximate, Body&& body) {
+  if (approximate == GeluApprox::tanh) return body.template operator()<GeluApprox::tanh>();
+  body.template operator()<GeluApprox::none>();
+}
+
+/// The ops (gelu.cpp).
+extern const op::OpSpec gelu_op;
+extern const op::OpSpec gelu_backward_op;
+
+/// TileGym's widths: tiles of 4096 elements from 2^24 elements on, else 1024.
+void launch_gelu(op::Target& target, const AnyTensor& y, const AnyTensor& x, GeluApprox approximate);
+/// Tiles of 1024 elements, as TileGym's backward.
+void launch_gelu_backward(op::Target& target, const AnyTensor& dx, const AnyTensor& dy, const AnyTensor& x,
+                          GeluApprox approximate);
 
 }  // namespace cutile::kernels

@@ -1,7 +1,7 @@
 // ReLU over a flattened tensor.
 //   formula  y[i] = max(x[i], 0), taken in f32 as the reference does (exact in every E)
 //   E        f32, f16 or bf16 (x and y share it)
-//   TILE     elements per tile block, a power of two (the C ABI uses 1024)
+//   TILE     elements per tile block, a power of two (the launcher: 1024, TileGym's BLOCK_SIZE)
 //   runtime  x: (n), any stride, gathered; y: (n), any stride, scattered within the block's (TILE) tile
 //   grid     (cdiv(n, TILE), 1, 1); the last tile's overhang gathers 0 and its scatter is masked
 // maximum ignores NaN (maxf), as ct.maximum does, so relu(NaN) is 0 here and in the reference.
@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -23,5 +24,11 @@ void relu(Out<E, Shape<TILE>> y, In<E, Shape<dyn>> x) {
   auto xf = cast<float>(x.gather(i * TILE + offsets));  // (TILE)
   y.scatter(at(offsets), cast<E>(maximum(xf, zeros<float, TILE>())));
 }
+
+/// The op (relu.cpp).
+extern const op::OpSpec relu_op;
+
+/// Tiles of 1024 elements, as TileGym's.
+void launch_relu(op::Target& target, const AnyTensor& y, const AnyTensor& x);
 
 }  // namespace cutile::kernels

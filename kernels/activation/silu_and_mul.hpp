@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -63,5 +64,15 @@ void silu_and_mul_backward(Out<E, Shape<1, 2, TILE>> dx, In<E, Shape<dyn, dyn>> 
   auto db = reshape<Shape<1, 1, TILE>>(dyf * silu);                             // (1, 1, TILE)
   dx.store(cast<E>(cat<1>(da, db)));                                            // (1, 2, TILE)
 }
+
+/// The ops (silu_and_mul.cpp).
+extern const op::OpSpec silu_and_mul_op;
+extern const op::OpSpec silu_and_mul_backward_op;
+
+/// TILE = next_power_of_2(H) in [64, 16384], with TileGym's sm_90 hints by the bytes of a row tile: 2 CTAs
+/// past 8 KiB, 8 worker warps past 2 KiB.
+void launch_silu_and_mul(op::Target& target, const AnyTensor& y, const AnyTensor& x);
+/// The forward's tile and hints over dx seen as (M, 2, H).
+void launch_silu_and_mul_backward(op::Target& target, const AnyTensor& dx, const AnyTensor& dy, const AnyTensor& x);
 
 }  // namespace cutile::kernels

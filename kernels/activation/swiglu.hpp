@@ -4,7 +4,7 @@
 //            c = E(a · s) · b, the product taken in E as TileGym does; da = dc · b · s · (1 + a·(1 − s)),
 //            db = dc · a · s, in f32
 //   E        f32, f16 or bf16 (all tensors share it)
-//   TILE     a power of two (the C ABI: forward ≥ the row length up to 16384; backward
+//   TILE     a power of two (the launcher: forward ≥ the row length up to 16384; backward
 //            next_power_of_2(n / ⌈SMs / rows⌉), so few rows still spread over every SM)
 //   runtime  a, b, dc: (rows, n), any strides; c, da, db: (rows, n), any strides; the forward gathers
 //            and scatters within c's (1, TILE) tile, the backward loads and stores (1, TILE) tiles
@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -52,5 +53,15 @@ void swiglu_backward(Out<E, Shape<1, TILE>> da, Out<E, Shape<1, TILE>> db, In<E,
   auto grad = s * fma(af, 1.0 - s, broadcast_to<Shape<1, TILE>>(scalar<float>(1.0)));  // (1, TILE)
   da.store(cast<E>(dcf * bf * grad));
 }
+
+/// The ops (swiglu.cpp).
+extern const op::OpSpec swiglu_op;
+extern const op::OpSpec swiglu_backward_op;
+
+/// TILE = next_power_of_2(n) in [64, 16384], with TileGym's hints: occupancy 1, 8 worker warps.
+void launch_swiglu(op::Target& target, const AnyTensor& c, const AnyTensor& a, const AnyTensor& b);
+/// TileGym's width: each row in ⌈SMs / rows⌉ pieces, TILE = next_power_of_2(n / pieces) in [64, 16384].
+void launch_swiglu_backward(op::Target& target, const AnyTensor& da, const AnyTensor& db, const AnyTensor& dc,
+                            const AnyTensor& a, const AnyTensor& b);
 
 }  // namespace cutile::kernels

@@ -1,9 +1,10 @@
-"""Helpers of the python tier: GPU availability marks, raw-call helpers, and each op's PyTorch reference
-(bench/ops/specs/<op>.py, which the benchmarks check against too)."""
+"""Helpers of the python tier: GPU availability marks, raw-call helpers, each op's PyTorch reference
+(bench/ops/specs/<op>.py, which the benchmarks check against too), and what a test of a registration reads."""
 
 from __future__ import annotations
 
 import ctypes
+import inspect
 import sys
 from pathlib import Path
 
@@ -31,3 +32,18 @@ def ref(d):
 def bench_spec(op: str):
     """bench/ops/specs/<op>.py: its `reference` (and others, e.g. rms_norm's `reference_backward`) and `SPEC`."""
     return configs.spec_module(op)
+
+
+def parameters(function) -> list:
+    """Names, kinds and defaults of a function's parameters: what callers see (annotations aside)."""
+    return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
+
+
+def launched_ops(monkeypatch) -> list:
+    """The names of the ops launched from now on (cutile_cpp._functions.Op.launch), in order."""
+    import cutile_cpp._functions
+
+    calls = []
+    real = cutile_cpp._functions.Op.launch
+    monkeypatch.setattr(cutile_cpp._functions.Op, "launch", lambda op, *rest: calls.append(op.name) or real(op, *rest))
+    return calls

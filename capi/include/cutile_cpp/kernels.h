@@ -155,6 +155,133 @@ CUTILE_CPP_API int32_t cutile_cpp_fmha(const cutile_cpp_tensor* o, const cutile_
 
 /* ---- elementwise ---- */
 
+/* cutile_cpp_gelu_approximate:
+ * The GELU form (TileGym's `approximate`) of gelu, geglu and their backwards: see cutile_cpp_gelu.
+ */
+typedef enum cutile_cpp_gelu_approximate {
+  CUTILE_CPP_GELU_APPROXIMATE_NONE = 0,
+  CUTILE_CPP_GELU_APPROXIMATE_TANH = 1
+} cutile_cpp_gelu_approximate;
+
+/* cutile_cpp_geglu:
+ * y = a * gelu(b) for the halves a = x[:, :N] and b = x[:, N:] of each row, gelu in the form `approximate`
+ * names (as in gelu), computed in f32. TileGym's geglu over `dim` is this op on x reshaped to
+ * (prod(shape[:dim]), prod(shape[dim:])).
+ *   out   y  E[M, N]
+ *   in    x  E[M, 2*N]
+ *   E: f32, f16, bf16
+ *   approximate: cutile_cpp_gelu_approximate, default CUTILE_CPP_GELU_APPROXIMATE_NONE
+ *   Its backward is cutile_cpp_geglu_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/activation/geglu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_geglu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                        int32_t approximate, int32_t device_id, void* stream);
+
+/* cutile_cpp_geglu_backward:
+ * dx[:, :N] = dy * gelu(b), dx[:, N:] = dy * a * gelu'(b), for a, b and the form as in geglu (gelu' as in
+ * gelu_backward), computed in f32.
+ *   out   dx  E[M, 2*N]
+ *   in    dy  E[M, N]
+ *   in    x   E[M, 2*N]
+ *   E: f32, f16, bf16
+ *   approximate: cutile_cpp_gelu_approximate, default CUTILE_CPP_GELU_APPROXIMATE_NONE
+ *   Ports TileGym src/tilegym/ops/cutile/activation/geglu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_geglu_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dy,
+                                                 const cutile_cpp_tensor* x, int32_t approximate,
+                                                 int32_t device_id, void* stream);
+
+/* cutile_cpp_gelu:
+ * y = gelu(x) elementwise in the form `approximate` names, computed in the dtype (as TileGym's).
+ *   out   y  E[N]
+ *   in    x  E[N]
+ *   E: f32, f16, bf16
+ *   approximate: cutile_cpp_gelu_approximate, default CUTILE_CPP_GELU_APPROXIMATE_NONE: tanh: x/2 (1 + tanh
+ *     u), u = sqrt(2/pi) (x + 0.044715 x^3); none: the same with tanh u taken as 2 sigmoid(2u) - 1, TileGym's
+ *     cutile 'none' (within 5e-4 of erf's GELU)
+ *   Its backward is cutile_cpp_gelu_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/activation/gelu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_gelu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                       int32_t approximate, int32_t device_id, void* stream);
+
+/* cutile_cpp_gelu_backward:
+ * dx = dy * gelu'(x) elementwise, computed in f32: for tanh the derivative of its forward; for none Phi~(x) +
+ * x phi(x), Phi~ the forward's tanh-form CDF and phi the Gaussian density, as TileGym differentiates it.
+ *   out   dx  E[N]
+ *   in    dy  E[N]
+ *   in    x   E[N]
+ *   E: f32, f16, bf16
+ *   approximate: cutile_cpp_gelu_approximate, default CUTILE_CPP_GELU_APPROXIMATE_NONE
+ *   Ports TileGym src/tilegym/ops/cutile/activation/gelu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_gelu_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dy,
+                                                const cutile_cpp_tensor* x, int32_t approximate,
+                                                int32_t device_id, void* stream);
+
+/* cutile_cpp_relu:
+ * y = max(x, 0) elementwise (TileGym's cutile relu has no backward either).
+ *   out   y  E[N]
+ *   in    x  E[N]
+ *   E: f32, f16, bf16
+ *   Ports TileGym src/tilegym/ops/cutile/activation/relu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_relu(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                       int32_t device_id, void* stream);
+
+/* cutile_cpp_silu_and_mul:
+ * y = silu(a) * b for the halves a = x[:, :H] and b = x[:, H:] of each row, computed in f32 (the sigmoid
+ * through exp2 with subnormals flushed and an approximate division, as TileGym's).
+ *   out   y  E[M, H]
+ *   in    x  E[M, 2*H]
+ *   E: f32, f16, bf16
+ *   Its backward is cutile_cpp_silu_and_mul_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/silu_and_mul.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_silu_and_mul(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                               int32_t device_id, void* stream);
+
+/* cutile_cpp_silu_and_mul_backward:
+ * dx[:, :H] = dy * b * silu'(a), dx[:, H:] = dy * silu(a), for a and b as in silu_and_mul, computed in f32.
+ *   out   dx  E[M, 2*H]
+ *   in    dy  E[M, H]
+ *   in    x   E[M, 2*H]
+ *   E: f32, f16, bf16
+ *   Ports TileGym src/tilegym/ops/cutile/silu_and_mul.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_silu_and_mul_backward(const cutile_cpp_tensor* dx,
+                                                        const cutile_cpp_tensor* dy,
+                                                        const cutile_cpp_tensor* x, int32_t device_id,
+                                                        void* stream);
+
+/* cutile_cpp_swiglu:
+ * c = silu(a) * b for a and b of one shape: silu in f32 (an approximate division flushing subnormals),
+ * rounded to the dtype, and the product taken in the dtype, as TileGym's.
+ *   out   c  E[M, N]
+ *   in    a  E[M, N]
+ *   in    b  E[M, N]
+ *   E: f32, f16, bf16
+ *   Its backward is cutile_cpp_swiglu_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/swiglu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_swiglu(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
+                                         const cutile_cpp_tensor* b, int32_t device_id, void* stream);
+
+/* cutile_cpp_swiglu_backward:
+ * da = dc * b * silu'(a), db = dc * silu(a), silu'(a) = s (1 + a (1 - s)) with s = sigmoid(a), computed in
+ * f32.
+ *   out   da  E[M, N]
+ *   out   db  E[M, N]
+ *   in    dc  E[M, N]
+ *   in    a   E[M, N]
+ *   in    b   E[M, N]
+ *   E: f32, f16, bf16
+ *   Ports TileGym src/tilegym/ops/cutile/swiglu.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_swiglu_backward(const cutile_cpp_tensor* da, const cutile_cpp_tensor* db,
+                                                  const cutile_cpp_tensor* dc, const cutile_cpp_tensor* a,
+                                                  const cutile_cpp_tensor* b, int32_t device_id, void* stream);
+
 /* cutile_cpp_vector_add:
  * c = a + b elementwise, in the dtype.
  *   out   c  E[N]
