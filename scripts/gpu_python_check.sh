@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The bridges on a GPU machine without network (torch preinstalled): builds the C ABI library and the
 # launch-overhead benchmark, runs the python test tier (C ABI statuses, torch round trips on every GPU,
-# torch.compile, the TileGym plugin) and the launch-overhead benchmarks from C++ and Python.
+# torch.compile, the TileGym plugin), TileGym's own tests of the ported ops with backend "cutile-cpp"
+# (where the pack has them) and the launch-overhead benchmarks from C++ and Python.
 #   usage: scripts/gpu_python_check.sh PACK_DIR OUT_DIR
 # PACK_DIR may hold tc.tar.xz and googletest.tar.xz (as for scripts/gpu_session.sh) and wheels/ (from
-# scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile; each carried wheel is installed). OUT_DIR gets logs.tgz (every log, the pytest
+# scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile; each carried wheel is installed) and tilegym/tests
+# (TileGym's tests, from the same script). OUT_DIR gets logs.tgz (every log, the pytest
 # JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
 # BENCH_GIT_COMMIT overrides the commit recorded in the summary.
 set -uo pipefail
@@ -51,6 +53,21 @@ CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:
   python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" "$repo/tests/python" >"$logs/pytest.log" 2>&1
 pytest_exit=$?
 
+# TileGym's own correctness tests (test_op) of the ops we register, on our backend alone: the test classes
+# name their backends in `_backends`, which becomes ["cutile-cpp"]; the plugin import registers the backend,
+# and DISABLE_FALLBACK=1 makes an op we lack fail instead of running PyTorch's.
+tilegym_exit=none
+if [[ -d $pack/tilegym/tests ]]; then
+  rm -rf "$work/tilegym" && cp -r "$pack/tilegym" "$work/tilegym"
+  sed -i -E 's/_backends = \["cutile"[^]]*\]/_backends = ["cutile-cpp"]/' $(grep -rl '_backends = \[' "$work/tilegym/tests")
+  ported=(activation/test_relu.py activation/test_gelu.py activation/test_geglu.py test_silu_and_mul.py test_swiglu.py
+    test_dropout.py test_softmax.py test_rms_norm.py test_layer_norm_legacy.py test_rope.py)
+  (cd "$work/tilegym" && DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build \
+    PYTHONPATH=$repo/python:$PYTHONPATH python3 -m pytest -rs -p no:cacheprovider -p cutile_cpp.tilegym -k test_op \
+    --junitxml="$logs/tilegym.xml" "${ported[@]/#/tests/ops/}" >"$logs/tilegym.log" 2>&1)
+  tilegym_exit=$?
+fi
+
 "$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
   >"$logs/launch_overhead_cpp.log" 2>&1
 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/launch_overhead.py" \
@@ -58,19 +75,21 @@ CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/lau
 
 # The copy on a GPU machine may carry a stale .git: BENCH_GIT_COMMIT names the commit, as for gpu_bench.sh.
 commit=${BENCH_GIT_COMMIT:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)}
-python3 - "$logs" "$pytest_exit" "$commit" \
+python3 - "$logs" "$pytest_exit" "$commit" "$tilegym_exit" \
   >"$out/bridges_gpu.json" <<'PY'
 import json, pathlib, sys, xml.etree.ElementTree as ET
 logs, pytest_exit, commit = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 summary = {"commit": commit, "gpus": (logs / "gpu.txt").read_text().strip().splitlines(), "pytest_exit": pytest_exit}
-try:
-    suite = ET.parse(logs / "pytest.xml").getroot().find("testsuite")
-    summary["pytest"] = {k: int(suite.get(k)) for k in ("tests", "failures", "errors", "skipped")}
-    summary["pytest_skipped"] = sorted({c.find("skipped").get("message") for c in suite.iter("testcase") if c.find("skipped") is not None})
-    summary["pytest_failed"] = [c.get("classname") + "::" + c.get("name") for c in suite.iter("testcase")
-                                if c.find("failure") is not None or c.find("error") is not None]
-except (OSError, ET.ParseError, AttributeError) as e:
-    summary["pytest"] = f"no JUnit XML: {e}"
+summary["tilegym_exit"] = sys.argv[4]
+for run in ("pytest", "tilegym"):
+    try:
+        suite = ET.parse(logs / f"{run}.xml").getroot().find("testsuite")
+        summary[run] = {k: int(suite.get(k)) for k in ("tests", "failures", "errors", "skipped")}
+        summary[f"{run}_skipped"] = sorted({c.find("skipped").get("message") for c in suite.iter("testcase") if c.find("skipped") is not None})
+        summary[f"{run}_failed"] = [c.get("classname") + "::" + c.get("name") for c in suite.iter("testcase")
+                                    if c.find("failure") is not None or c.find("error") is not None]
+    except (OSError, ET.ParseError, AttributeError) as e:
+        summary[run] = f"no JUnit XML: {e}"
 try:
     bench = json.loads((logs / "launch_overhead_cpp.json").read_text())
     summary["cpp_host_launch_us"] = {b["name"]: b["real_time"] for b in bench["benchmarks"] if b.get("aggregate_name") in ("median", "mean")}
@@ -85,6 +104,7 @@ print(json.dumps(summary, indent=1))
 PY
 
 tail -n 25 "$logs/pytest.log"
+[[ -f $logs/tilegym.log ]] && tail -n 15 "$logs/tilegym.log"
 cat "$out/bridges_gpu.json"
 cp "$out/bridges_gpu.json" "$logs/"
 tar -C "$logs" -czf "$out/logs.tgz" .

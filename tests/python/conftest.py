@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
+
 import pytest
+
+# torch.compile's generated code is cached by the source of the graph, not by our ops' schemas: a cache
+# shared with another build of this library (another checkout, an older version) can hand back code that
+# calls an op with the other build's signature. Each session compiles into its own directory.
+if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="cutile-cpp-inductor-")
+    atexit.register(shutil.rmtree, os.environ["TORCHINDUCTOR_CACHE_DIR"], ignore_errors=True)
 
 import cutile_cpp
 
