@@ -308,6 +308,27 @@ CUTILE_CPP_API int32_t cutile_cpp_matmul(const cutile_cpp_tensor* c, const cutil
                                          const cutile_cpp_tensor* b, int32_t static_persistent,
                                          int32_t device_id, void* stream);
 
+/* cutile_cpp_transpose:
+ * y = x^T: y[n, m] = x[m, n].
+ *   out   y  E[N, M]
+ *   in    x  E[M, N]
+ *   E: f32, f16, bf16
+ *   Its backward is cutile_cpp_transpose_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/transpose.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_transpose(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                            int32_t device_id, void* stream);
+
+/* cutile_cpp_transpose_backward:
+ * The backward of transpose: dx = dy^T.
+ *   out   dx  E[M, N]
+ *   in    dy  E[N, M]
+ *   E: f32, f16, bf16
+ *   Ports TileGym src/tilegym/ops/cutile/transpose.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_transpose_backward(const cutile_cpp_tensor* dx, const cutile_cpp_tensor* dy,
+                                                     int32_t device_id, void* stream);
+
 /* ---- normalization ---- */
 
 /* cutile_cpp_rms_norm_mode:
