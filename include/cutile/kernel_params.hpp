@@ -45,6 +45,12 @@ class IndexArg {
  public:
   IndexArg(const Int& i) : value_(i.value()) {}  // NOLINT(google-explicit-constructor): {row, 0}
   IndexArg(int32_t i) : constant_(i) {}          // NOLINT(google-explicit-constructor)
+  /// Chosen only for the entries a too-short index leaves out: `x.load(tile<1, 128>, {i})` on a 2-D x.
+  template <class T = void>
+  IndexArg() {
+    static_assert(!std::is_void_v<T>,
+                  "a tile index has one entry per tensor dimension: {i, j} for a 2-D tensor");
+  }
   ir::Value* value(ir::Builder& b) const { return value_ ? value_ : b.constant_int(ir::ElementType::i32, constant_); }
 
  private:
@@ -336,9 +342,14 @@ constexpr bool tile_divides() {
 /// This block's exclusive tile of an output. With an Order O, tile dim i walks tensor dim O[i]: a
 /// kernel that computes Cᵀ tile by tile writes C through Out<E, Shape<BN, BM>, Order<1, 0>>; the launch
 /// passes `c.partition({BN, BM}, {1, 0})`.
-template <Element E, TileShape S, class O = identity_order<S::rank>>
+template <Element E, ShapeType S, class O = identity_order<S::rank>>
   requires PermutationOf<O, S::rank>
 class Out {
+  // Asserted rather than constrained: a kernel with a bad tile shape then fails at its launch with this
+  // message, not as an unresolved overload.
+  static_assert(TileShape<S>,
+                "an output's tile shape is static, every dimension a power of two, at most 2^24 elements");
+
  public:
   static constexpr size_t rank = S::rank;
   static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3: one grid axis per dimension");
