@@ -237,6 +237,20 @@ TEST(DslControlKernels, ClampBelowLimit) {
   expect_close(y.values(), want, 0, 0, "clamp_below_limit");
 }
 
+TEST(DslControlKernels, ChunksWithoutState) {
+  const int64_t rows = 5, cols = 50;  // ragged: the chunks past column 50 are neither read nor written
+  std::mt19937 rng(37);
+  HostTensor y(E::f32, {rows, cols}, false), x(E::f32, {rows, cols});
+  x.fill_random(rng, -2, 2);
+  auto module = trace(&ck::chunks_without_state, {y.facts(), x.facts()});
+  std::vector<uint64_t> params;
+  for (const HostTensor* t : {&y, &x}) t->append_params(params);
+  run(*module, params, {rows, 1, 1}, {y.region("y"), x.region("x", false)});
+  std::vector<double> want = x.values();
+  for (double& v : want) v *= 2;
+  expect_close(y.values(), want, 0, 0, "chunks_without_state");
+}
+
 TEST(DslControlKernels, OrderedPair) {
   const int64_t n = 40;
   std::mt19937 rng(31);
