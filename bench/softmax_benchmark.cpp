@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "cutile/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "01_vector_add/vector_add.hpp"
 #include "event_timer.hpp"
 #include "softmax_variants.hpp"
 #include "program_main.hpp"

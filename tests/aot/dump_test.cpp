@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "cutile/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "01_vector_add/vector_add.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cutile/launch.hpp"
-#include "kernels/vector_add.hpp"
+#include "01_vector_add/vector_add.hpp"
 #include "support/error_of.hpp"
 #include "support/lang_kernels.hpp"
 

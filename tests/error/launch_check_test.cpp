@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "cutile/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "01_vector_add/vector_add.hpp"
 #include "support/error_of.hpp"
 
 namespace {

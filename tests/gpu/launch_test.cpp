@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "cutile/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "01_vector_add/vector_add.hpp"
 #include "support/gpu_fixture.hpp"
 
 namespace {
