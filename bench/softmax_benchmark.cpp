@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "01_vector_add/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
 #include "cutile/host/launch.hpp"
 #include "event_timer.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
 #include "program_main.hpp"
 #include "softmax_variants.hpp"
 

@@ -24,7 +24,9 @@ if [[ ! -f $stamp || $(<"$stamp") != "$want" ]]; then
   echo "creating the python tier's environment in $env_dir (torch $TORCH_VERSION, ~530 MB download)" >&2
   rm -rf "$env_dir"
   python3 -m venv "$env_dir"
-  pip=("$env_dir/bin/python" -m pip install --quiet --disable-pip-version-check)
+  # The installs below leave torch's CUDA wheels out on purpose, and pip would report each step's view of
+  # that as a dependency conflict; --no-warn-conflicts drops those reports (a failed install still fails).
+  pip=("$env_dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-warn-conflicts)
   "${pip[@]}" --no-deps "torch==$TORCH_VERSION" >&2
   "${pip[@]}" typing_extensions sympy filelock jinja2 networkx fsspec numpy pytest >&2
   "${pip[@]}" --no-deps "nvidia-cufile==1.15.*" nvidia-cusparselt-cu13 "nvidia-nvshmem-cu13==3.4.5" >&2

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs tileiras if it is missing (the aot tier needs it) and the python tier's environment (torch,
-# pytest, tilegym: scripts/python_env.sh), configures with the default preset, builds, and runs every
-# test tier. The gpu tier skips itself, with the reason, on machines without a
-# CUDA driver and GPU. The full build log is in build/build.log and is printed only when the build fails.
+# pytest, tilegym: scripts/python_env.sh), configures with the default preset, builds everything, and runs
+# every test tier, the ladder of examples on the CPU interpreter included (label examples). The gpu tier
+# skips itself, with the reason, on machines without a CUDA driver and GPU. The full build log is in
+# build/build.log and is printed only when the build fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

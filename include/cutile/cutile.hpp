@@ -9,6 +9,7 @@
 #include "cutile/cast.hpp"
 #include "cutile/debug.hpp"
 #include "cutile/element.hpp"
+#include "cutile/extent.hpp"
 #include "cutile/factory.hpp"
 #include "cutile/gather.hpp"
 #include "cutile/grid.hpp"

@@ -93,6 +93,28 @@ State loop(Lower lower, Upper upper, Step step, State init, Body body,
                               detail::as_index(step, where), std::move(init), std::move(body), where);
 }
 
+/// for k in [lower, upper) step `step` (positive): body(k), with no carried state. The body returns
+/// nothing: it stores, scatters or updates atomics, and the tokens of what it touches are carried as
+/// above.
+template <IndexLike Lower, IndexLike Upper, IndexLike Step, class Body>
+  requires std::is_void_v<std::invoke_result_t<Body, Int>>
+void loop(Lower lower, Upper upper, Step step, Body body,
+          std::source_location where = std::source_location::current()) {
+  auto stateless = [&](Int k, std::tuple<> none) {
+    body(std::move(k));
+    return none;
+  };
+  detail::counted_loop(detail::as_index(lower, where), detail::as_index(upper, where),
+                       detail::as_index(step, where), std::tuple<>{}, stateless, where);
+}
+
+/// for k in [lower, upper): body(k), with no carried state.
+template <IndexLike Lower, IndexLike Upper, class Body>
+  requires std::is_void_v<std::invoke_result_t<Body, Int>>
+void loop(Lower lower, Upper upper, Body body, std::source_location where = std::source_location::current()) {
+  loop(lower, upper, 1, std::move(body), where);
+}
+
 /// while cond(state): state = body(state); returns the final state. `cond` maps the state to a Bool,
 /// `body` the state to the next one (the same type). Lowered to Tile IR `loop`: the condition is
 /// evaluated first in each iteration and a `break` leaves with the state; output tokens are carried as

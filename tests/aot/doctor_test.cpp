@@ -3,6 +3,7 @@
 
 #include "compile/subprocess.hpp"
 #include "cutile/compile/toolchain.hpp"
+#include "cutile/runtime/device.hpp"
 
 namespace cutile::compile {
 namespace {
@@ -37,6 +38,16 @@ TEST(Doctor, ReportsTheToolchain) {
   } else {
     EXPECT_NE(out.find("missing: tileiras: "), std::string::npos) << out;
   }
+}
+
+// Without a driver (or a GPU) it says what still works: the interpreter.
+TEST(Doctor, NamesTheInterpreterWhenThereIsNoGpu) {
+  ASSERT_NE(std::string(kTool), "");
+  auto result = run_tool({"doctor"});
+  const bool gpu = runtime::driver_available() && runtime::device_count() > 0;
+  const std::string row = "interpreter   the CPU interpreter runs kernels without a CUDA driver";
+  const bool named = result.stdout_text.find(row) != std::string::npos;
+  EXPECT_EQ(named, !gpu) << result.stdout_text;
 }
 
 TEST(Doctor, UnknownCommandIsAUsageError) {

@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include "01_vector_add/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
 #include "cutile/host/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
 #include "support/scoped_env.hpp"
 #include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 
-#include "builder/builder_kernels.hpp"
+#include "09_ir_builder/builder_kernels.hpp"
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"

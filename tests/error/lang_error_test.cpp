@@ -2,8 +2,8 @@
 // is refused before tileiras runs, each with its own message.
 #include <gtest/gtest.h>
 
+#include "01_vector_add/vector_add.hpp"
 #include "cutile/host/launch.hpp"
-#include "kernels/vector_add.hpp"
 #include "support/error_of.hpp"
 #include "support/lang_kernels.hpp"
 

@@ -3,9 +3,9 @@
 // tier repeats the memory-dependent checks (aliasing) on real tensors.
 #include <gtest/gtest.h>
 
+#include "01_vector_add/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
 #include "cutile/host/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
 #include "support/error_of.hpp"
 
 namespace {

@@ -12,8 +12,8 @@
 #include "attention/fmha.hpp"
 #include "cutile/host/launch.hpp"
 #include "gemm/matmul.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "01_vector_add/vector_add.hpp"
 #include "support/dsl_vocabulary_kernels.hpp"
 #include "support/gpu_fixture.hpp"
 

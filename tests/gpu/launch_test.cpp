@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "01_vector_add/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
 #include "cutile/host/launch.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
 #include "support/gpu_fixture.hpp"
 
 namespace {

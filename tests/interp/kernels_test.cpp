@@ -6,13 +6,11 @@
 #include <cmath>
 #include <sstream>
 
-// The DSL kernels (namespace ::examples) come before the builder kernels (cutile::examples), whose
-// namespace would make dsl_kernels.hpp's unqualified `examples::` ambiguous.
-#include "support/dsl_control_kernels.hpp"
-#include "builder/builder_kernels.hpp"
+#include "01_vector_add/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "09_ir_builder/builder_kernels.hpp"
 #include "cutile/detail/trace_kernel.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "support/dsl_control_kernels.hpp"
 #include "support/host_tensor.hpp"
 
 namespace {
@@ -69,7 +67,7 @@ TEST_P(BuilderVectorAdd, MatchesReference) {
   HostTensor a(e, {n}), b(e, {n}), c(e, {n}, false);
   a.fill_random(rng, -4, 4);
   b.fill_random(rng, -4, 4);
-  auto module = cutile::examples::vector_add_module(e, 128);
+  auto module = examples::vector_add_module(e, 128);
   run(*module, {a.address(), b.address(), c.address(), static_cast<uint64_t>(n)}, {cdiv(n, 128), 1, 1},
       {a.region("a", false), b.region("b", false), c.region("c")});
   std::vector<double> want(static_cast<size_t>(n));
@@ -93,7 +91,7 @@ TEST_P(BuilderRowSoftmax, MatchesReference) {
   std::mt19937 rng(11);
   HostTensor x(e, {rows, cols}), y(e, {rows, cols}, false);
   x.fill_random(rng, -3, 3);
-  auto module = cutile::examples::row_softmax_module(e, 1024);
+  auto module = examples::row_softmax_module(e, 1024);
   run(*module,
       {x.address(), y.address(), static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), static_cast<uint64_t>(cols),
        static_cast<uint64_t>(cols)},
@@ -121,7 +119,7 @@ TEST_P(BuilderTiledGemm, MatchesReference) {
   a.fill_random(rng, -1, 1);
   b.fill_random(rng, -1, 1);
   constexpr int BM = 32, BN = 64, BK = 16;
-  auto module = cutile::examples::tiled_gemm_module(e, BM, BN, BK);
+  auto module = examples::tiled_gemm_module(e, BM, BN, BK);
   run(*module,
       {a.address(), b.address(), c.address(), static_cast<uint64_t>(m), static_cast<uint64_t>(n), static_cast<uint64_t>(k),
        static_cast<uint64_t>(k), static_cast<uint64_t>(n), static_cast<uint64_t>(n)},
@@ -171,7 +169,8 @@ TYPED_TEST(DslTypes, VectorAddRaggedLength) {
     HostTensor a(e, {n}), b(e, {n}), c(e, {n}, false);
     a.fill_random(rng, -8, 8);
     b.fill_random(rng, -8, 8);
-    auto module = trace(&::examples::vector_add<typename TypeParam::type, 1024>, {c.facts(), a.facts(), b.facts()});
+    auto module =
+        trace(&examples::vector_add<typename TypeParam::type, 1024>, {c.facts(), a.facts(), b.facts()});
     std::vector<uint64_t> params;
     for (const HostTensor* t : {&c, &a, &b}) t->append_params(params);
     run(*module, params, {cdiv(n, 1024), 1, 1}, {c.region("c"), a.region("a", false), b.region("b", false)});
@@ -187,7 +186,7 @@ TYPED_TEST(DslTypes, RowSoftmaxRagged) {
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{37, 100}, {1, 4096}, {3, 777}}) {
     HostTensor x(e, {rows, cols}), y(e, {rows, cols}, false);
     x.fill_random(rng, -5, 5);
-    auto module = trace(&::examples::row_softmax<typename TypeParam::type, 4096>, {y.facts(), x.facts()});
+    auto module = trace(&examples::row_softmax<typename TypeParam::type, 4096>, {y.facts(), x.facts()});
     std::vector<uint64_t> params;
     y.append_params(params);
     x.append_params(params);
@@ -204,7 +203,7 @@ TEST(DslKernels, RowSoftmaxLargeRaggedSubsampled) {
   std::mt19937 rng(23);
   HostTensor x(E::f32, {rows, cols}), y(E::f32, {rows, cols}, false);
   x.fill_random(rng, -5, 5);
-  auto module = trace(&::examples::row_softmax<float, 1024>, {y.facts(), x.facts()});
+  auto module = trace(&examples::row_softmax<float, 1024>, {y.facts(), x.facts()});
   std::vector<uint64_t> params;
   y.append_params(params);
   x.append_params(params);
@@ -235,6 +234,20 @@ TEST(DslControlKernels, ClampBelowLimit) {
   std::vector<double> want(static_cast<size_t>(n));
   for (size_t k = 0; k < want.size(); ++k) want[k] = k / 16 < 4 ? std::max(x.get(k), 0.25) : 0.0;
   expect_close(y.values(), want, 0, 0, "clamp_below_limit");
+}
+
+TEST(DslControlKernels, ChunksWithoutState) {
+  const int64_t rows = 5, cols = 50;  // ragged: the chunks past column 50 are neither read nor written
+  std::mt19937 rng(37);
+  HostTensor y(E::f32, {rows, cols}, false), x(E::f32, {rows, cols});
+  x.fill_random(rng, -2, 2);
+  auto module = trace(&ck::chunks_without_state, {y.facts(), x.facts()});
+  std::vector<uint64_t> params;
+  for (const HostTensor* t : {&y, &x}) t->append_params(params);
+  run(*module, params, {rows, 1, 1}, {y.region("y"), x.region("x", false)});
+  std::vector<double> want = x.values();
+  for (double& v : want) v *= 2;
+  expect_close(y.values(), want, 0, 0, "chunks_without_state");
 }
 
 TEST(DslControlKernels, OrderedPair) {

@@ -10,7 +10,7 @@
 #include "attention/fmha.hpp"
 #include "cutile/host/launch.hpp"
 #include "gemm/matmul.hpp"
-#include "reference/float64.hpp"
+#include "support/float64_reference.hpp"
 #include "support/dsl_control_kernels.hpp"
 #include "support/error_of.hpp"
 #include "support/scoped_env.hpp"
@@ -20,6 +20,7 @@ namespace {
 
 namespace ct = cutile;
 namespace lib = cutile::kernels;
+namespace reference = cutile::test_support::reference;
 using cutile::test_support::error_of;
 
 using cutile::test_support::to_double;
@@ -47,7 +48,7 @@ TEST_P(CpuMatmul, EveryElementTypeMatchesFloat64) {
     auto a = ct::randn<T>({m, k}, cpu, 11), b = ct::randn<T>({k, n}, cpu, 12);
     auto c = ct::empty<C>({m, n}, cpu);
     ct::launch(kernel, c.partition({32, 32}), a, b).sync();
-    EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)),
+    EXPECT_LE(relative_error(to_double(c), reference::matmul(to_double(a), to_double(b), m, n, k)),
               tolerance)
         << ct::element_traits<T>::name << " -> " << ct::element_traits<C>::name;
   };
@@ -76,7 +77,7 @@ TEST_P(CpuPersistentMatmul, MatchesFloat64ForAnyGrid) {
   options.grid = std::array<int64_t, 3>{GetParam(), 1, 1};
   ct::launch(options, lib::persistent_matmul<ct::f16, ct::f16, 16, 32, 16, 3>, c.partition({16, 32}), a, b)
       .sync();
-  EXPECT_LE(relative_error(to_double(c), examples::reference::matmul(to_double(a), to_double(b), m, n, k)),
+  EXPECT_LE(relative_error(to_double(c), reference::matmul(to_double(a), to_double(b), m, n, k)),
             2e-3);
 }
 
@@ -213,8 +214,8 @@ TEST_P(CpuAttention, MatchesFloat64) {
   else
     ct::launch(lib::fmha<ct::f16, D, 32, 16, false>, o.partition({32, 1, D}, {1, 0, 2}), q, k, v, 0.125,
                input_pos, heads, group);
-  const examples::reference::Attention problem{bh, s, s_kv, D, heads, group, causal, input_pos, 0.125};
-  const auto ref = examples::reference::attention(to_double(q), to_double(k), to_double(v), problem);
+  const reference::Attention problem{bh, s, s_kv, D, heads, group, causal, input_pos, 0.125};
+  const auto ref = reference::attention(to_double(q), to_double(k), to_double(v), problem);
   EXPECT_LE(relative_error(to_double(o), ref), 2e-3);
 }
 

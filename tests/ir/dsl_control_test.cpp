@@ -68,6 +68,20 @@ TEST(DslControl, CondYieldsInBothBranchesAndWhenHasNoResults) {
   EXPECT_EQ(count_ops(when_module->functions().front()->entry_block(), cutile::ir::Opcode::assert_), 2u);
 }
 
+TEST(DslControl, LoopWithoutStateTracesAsTheLoopWithAnEmptyState) {
+  namespace ck = cutile::test_support::control_kernels;
+  const std::vector<cutile::detail::ArrayFacts> facts = {cutile::test_support::contiguous(2),
+                                                         cutile::test_support::contiguous(2)};
+  std::string with_empty_state =
+      cutile::ir::print_module(*cutile::test_support::trace_with(&ck::chunks_with_empty_state, facts));
+  const std::string without_state =
+      cutile::ir::print_module(*cutile::test_support::trace_with(&ck::chunks_without_state, facts));
+  const std::string name = "@chunks_with_empty_state(";
+  ASSERT_NE(with_empty_state.find(name), std::string::npos) << with_empty_state;
+  with_empty_state.replace(with_empty_state.find(name), name.size(), "@chunks_without_state(");
+  EXPECT_EQ(without_state, with_empty_state);
+}
+
 // The ops of `opcode` anywhere in the block, regions included, in program order.
 void collect_ops(const cutile::ir::Block& block, cutile::ir::Opcode opcode,
                  std::vector<const cutile::ir::Operation*>& out) {

@@ -67,6 +67,24 @@ TEST(DslTrace, BlockIdsOfSingleBlockGridAxesAreConstantZero) {
   EXPECT_EQ(cutile::detail::single_block_axes({1, 3, 1}), 1u << 2);  // x is never specialised
 }
 
+// extent<A>(p) is p's extent A for each parameter kind with extents: the same IR value as the member.
+template <class E>
+void extents_of_each_kind(cutile::Out<E, cutile::Shape<4, 8>> y, cutile::OutTiles<E, cutile::Shape<8>> z,
+                          cutile::In<E, cutile::Shape<cutile::dyn, 3>> x,
+                          cutile::Atomic<int32_t, cutile::Shape<cutile::dyn>> a) {
+  EXPECT_EQ(cutile::extent<1>(y).value(), y.template extent<1>().value());
+  EXPECT_EQ(cutile::extent<0>(z).value(), z.template extent<0>().value());
+  EXPECT_EQ(cutile::extent<0>(x).value(), x.template extent<0>().value());
+  EXPECT_EQ(cutile::extent<1>(x).value(), x.template extent<1>().value());  // static: a constant
+  EXPECT_EQ(cutile::extent<0>(a).value(), a.template extent<0>().value());
+}
+
+TEST(DslTrace, ExtentOfEachParameterKind) {
+  using cutile::test_support::contiguous;
+  cutile::test_support::trace_with(&extents_of_each_kind<float>, {contiguous(2), contiguous(1), contiguous(2),
+                                                                  contiguous(1)});
+}
+
 TEST(DslTrace, TileOperationOutsideAKernelIsAUserError) {
   try {
     cutile::block_id<0>();

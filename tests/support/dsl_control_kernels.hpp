@@ -75,6 +75,40 @@ inline void accumulate_in_place(ct::Out<float, Vec16> y, ct::In<float, Dyn> x, c
   });
 }
 
+// Loops without state: y's (1, 64) row tile written as y = 2x in chunks of 16 through a scatter confined
+// to it, the even chunks by a stepped loop, the odd ones by a plain loop over their count; the scatters'
+// memory tokens are all that the loops carry.
+inline void chunks_without_state(ct::Out<float, ct::Shape<1, 64>> y,
+                                 ct::In<float, ct::Shape<ct::dyn, ct::dyn>> x) {
+  auto [row, unused] = y.tile_index();
+  const auto lanes = ct::iota<int32_t, 16>();  // (16)
+  auto double_chunk = [&](const ct::Int& c) {
+    auto cols = lanes + c * 16;  // (16)
+    y.scatter(ct::at(ct::scalar<int32_t>(0), cols), x.gather(ct::at(row, cols)) * 2.0f);
+  };
+  ct::loop(0, 4, 2, [&](ct::Int c) { double_chunk(c); });
+  ct::loop(0, 2, [&](ct::Int c) { double_chunk(c * 2 + 1); });
+}
+
+// chunks_without_state spelled with an empty carried state, which must trace to the same IR.
+inline void chunks_with_empty_state(ct::Out<float, ct::Shape<1, 64>> y,
+                                    ct::In<float, ct::Shape<ct::dyn, ct::dyn>> x) {
+  auto [row, unused] = y.tile_index();
+  const auto lanes = ct::iota<int32_t, 16>();  // (16)
+  auto double_chunk = [&](const ct::Int& c) {
+    auto cols = lanes + c * 16;  // (16)
+    y.scatter(ct::at(ct::scalar<int32_t>(0), cols), x.gather(ct::at(row, cols)) * 2.0f);
+  };
+  ct::loop(0, 4, 2, std::tuple<>{}, [&](ct::Int c, std::tuple<> none) {
+    double_chunk(c);
+    return none;
+  });
+  ct::loop(0, 2, std::tuple<>{}, [&](ct::Int c, std::tuple<> none) {
+    double_chunk(c * 2 + 1);
+    return none;
+  });
+}
+
 // Two outputs walked in step with a carried count: y = 2x tile by tile, s the row sums beside each row
 // tile, and per block the number of tiles it was handed.
 inline void rows_in_step(ct::OutTiles<float, ct::Shape<4, 8>> y, ct::OutTiles<float, ct::Shape<4>> s,
@@ -132,6 +166,10 @@ inline std::vector<TracedKernel> all() {
       {"accumulate_in_place",
        [] {
          return trace_with(&accumulate_in_place, {contiguous(1), contiguous(1), {}});
+       }},
+      {"chunks_without_state",
+       [] {
+         return trace_with(&chunks_without_state, {contiguous(2), contiguous(2)});
        }},
       {"rows_in_step",
        [] {

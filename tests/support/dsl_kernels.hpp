@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cutile/detail/trace_kernel.hpp"
-#include "kernels/row_softmax.hpp"
-#include "kernels/vector_add.hpp"
+#include "02_row_softmax/row_softmax.hpp"
+#include "01_vector_add/vector_add.hpp"
 
 namespace cutile::test_support {
 

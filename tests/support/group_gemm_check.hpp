@@ -10,7 +10,7 @@
 
 #include "cutile/host/launch.hpp"
 #include "gemm/group_gemm.hpp"
-#include "reference/float64.hpp"
+#include "support/float64_reference.hpp"
 #include "support/tensor_values.hpp"
 
 namespace cutile::test_support {
@@ -42,7 +42,7 @@ void check_group_gemm(const Device& device, const std::vector<GemmGroup>& groups
       for (int64_t i = 0; i < n; ++i)
         for (int64_t p = 0; p < k; ++p) kn[static_cast<size_t>(p * n + i)] = nk[static_cast<size_t>(i * k + p)];
     }
-    const std::vector<double> ref = examples::reference::matmul(to_double(a[g]), kn, m, n, k);
+    const std::vector<double> ref = test_support::reference::matmul(to_double(a[g]), kn, m, n, k);
     const std::vector<double> got = to_double(c[g]);
     for (size_t e = 0; e < ref.size(); ++e)
       ASSERT_NEAR(got[e], ref[e], atol + rtol * std::abs(ref[e])) << "member " << g << ", element " << e;

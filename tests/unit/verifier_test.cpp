@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "builder/builder_kernels.hpp"
+#include "09_ir_builder/builder_kernels.hpp"
 #include "cutile/error.hpp"
 #include "cutile/ir/builder.hpp"
 #include "cutile/ir/verifier.hpp"
@@ -23,21 +23,21 @@ std::string problems(const Module& m, Version v = kDefaultVersion) {
 
 TEST(Verifier, BuilderExamplesAreValid) {
   for (E e : {E::f16, E::bf16, E::f32}) {
-    auto vadd = cutile::examples::vector_add_module(e, 128);
+    auto vadd = examples::vector_add_module(e, 128);
     EXPECT_EQ(problems(*vadd), "") << element_type_name(e);
-    auto softmax = cutile::examples::row_softmax_module(e, 1024);
+    auto softmax = examples::row_softmax_module(e, 1024);
     EXPECT_EQ(problems(*softmax), "") << element_type_name(e);
   }
   for (E e : {E::f16, E::bf16}) {
-    auto gemm = cutile::examples::tiled_gemm_module(e, 64, 64, 32);
+    auto gemm = examples::tiled_gemm_module(e, 64, 64, 32);
     EXPECT_EQ(problems(*gemm), "") << element_type_name(e);
     EXPECT_NO_THROW(verify_module(*gemm));
   }
 }
 
 TEST(Verifier, ExamplesAreValidInEveryVersion) {
-  auto gemm = cutile::examples::tiled_gemm_module(E::f16, 64, 64, 32);
-  auto softmax = cutile::examples::row_softmax_module(E::f32, 256);
+  auto gemm = examples::tiled_gemm_module(E::f16, 64, 64, 32);
+  auto softmax = examples::row_softmax_module(E::f32, 256);
   for (Version v : {v13_1, v13_2, v13_3, v13_4}) {
     EXPECT_EQ(problems(*gemm, v), "") << v.str();
     EXPECT_EQ(problems(*softmax, v), "") << v.str();

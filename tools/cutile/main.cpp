@@ -28,6 +28,11 @@ constexpr std::string_view kUsage =
     "  version    print the cutile version\n"
     "  help       print this message\n";
 
+// Said where there is no driver or no GPU: what runs kernels then.
+constexpr std::string_view kInterpreterWithoutGpu =
+    "the CPU interpreter runs kernels without a CUDA driver or GPU: Device::cpu(), "
+    "or CUTILE_BACKEND=interpret";
+
 // Collects problems while the report is printed, to list them together at the end.
 struct Report {
   std::ostream& out;
@@ -76,6 +81,7 @@ void report_driver(Report& report) {
   std::string why;
   if (!runtime::driver_available(&why)) {
     report.row("driver", "not available");
+    report.row("interpreter", std::string(kInterpreterWithoutGpu));
     report.missing.push_back("CUDA driver: " + why);
     return;
   }
@@ -84,7 +90,10 @@ void report_driver(Report& report) {
     report.row("version", std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) + " (" +
                               std::to_string(version) + ")");
     int count = runtime::device_count();
-    if (count == 0) report.missing.push_back("GPU: the driver sees none");
+    if (count == 0) {
+      report.row("interpreter", std::string(kInterpreterWithoutGpu));
+      report.missing.push_back("GPU: the driver sees none");
+    }
     for (int i = 0; i < count; ++i) {
       auto info = runtime::device_info(i);
       report.row("gpu " + std::to_string(i),

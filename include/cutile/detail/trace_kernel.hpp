@@ -40,11 +40,11 @@ struct tensor_param_traits {
 template <Element E, ShapeType S>
 struct param_traits<In<E, S>> : tensor_param_traits<In<E, S>, ArgKind::input, E, S::rank, false, S::dims> {};
 
-template <Element E, TileShape S, class O>
+template <Element E, ShapeType S, class O>
 struct param_traits<Out<E, S, O>>
     : tensor_param_traits<Out<E, S, O>, ArgKind::output, E, S::rank, true, all_dynamic<S::rank>> {};
 
-template <Element E, TileShape S, class O>
+template <Element E, ShapeType S, class O>
 struct param_traits<OutTiles<E, S, O>>
     : tensor_param_traits<OutTiles<E, S, O>, ArgKind::output_tiles, E, S::rank, true, all_dynamic<S::rank>> {
 };
@@ -74,7 +74,7 @@ template <Element E, ShapeType S>
 struct param_traits<InList<E, S>> : list_param_traits<InList<E, S>, ArgKind::input_list, E, S::rank, false> {
 };
 
-template <Element E, TileShape S>
+template <Element E, ShapeType S>
 struct param_traits<OutTilesList<E, S>>
     : list_param_traits<OutTilesList<E, S>, ArgKind::output_tiles_list, E, S::rank, true> {};
 

@@ -131,14 +131,14 @@ struct arg_binder<Atomic<E, S>> {
   static LaunchArg bind(const Tensor<E>& t) { return {ArgKind::atomic, ir_element<E>, t.arg_view(), S::dims, 0}; }
 };
 
-template <Element E, TileShape S, class O>
+template <Element E, ShapeType S, class O>
 struct arg_binder<Out<E, S, O>> {
   static LaunchArg bind(const Partition<E>& p) {
     return {ArgKind::output, ir_element<E>, p.arg_view(), S::dims, 0, O::dims};
   }
 };
 
-template <Element E, TileShape S, class O>
+template <Element E, ShapeType S, class O>
 struct arg_binder<OutTiles<E, S, O>> {
   static LaunchArg bind(const Partition<E>& p) {
     return {ArgKind::output_tiles, ir_element<E>, p.arg_view(), S::dims, 0, O::dims};
@@ -154,7 +154,7 @@ struct arg_binder<InList<E, S>> {
   }
 };
 
-template <Element E, TileShape S>
+template <Element E, ShapeType S>
 struct arg_binder<OutTilesList<E, S>> {
   static LaunchArg bind(const PartitionList<E>& list) {
     LaunchArg arg{ArgKind::output_tiles_list, ir_element<E>, list.rows().arg_view(), S::dims, 0,

@@ -51,6 +51,12 @@ class IndexArg {
  public:
   IndexArg(const Int& i) : value_(i.value()) {}  // NOLINT(google-explicit-constructor): {row, 0}
   IndexArg(int32_t i) : constant_(i) {}          // NOLINT(google-explicit-constructor)
+  /// Chosen only for the entries a too-short index leaves out: `x.load(tile<1, 128>, {i})` on a 2-D x.
+  template <class T = void>
+  IndexArg() {
+    static_assert(!std::is_void_v<T>,
+                  "a tile index has one entry per tensor dimension: {i, j} for a 2-D tensor");
+  }
   ir::Value* value(ir::Builder& b) const {
     return value_ ? value_ : b.constant_int(ir::ElementType::i32, constant_);
   }

@@ -76,7 +76,7 @@ class InList {
   detail::ListValues values_;
 };
 
-template <Element E, TileShape S>
+template <Element E, ShapeType S>
 class OutTilesList;
 template <Element E, TileShape S>
 class ListTileIndex;
@@ -129,8 +129,11 @@ class ListTileIndex {
 /// Every tile of every member of a list of output partitions, for grouped kernels whose blocks walk the
 /// tiles of all members in one persistent loop; accessed only through for_each_tile's ListTileIndex.
 /// The launch checks that the members overlap neither each other nor any other argument.
-template <Element E, TileShape S>
+template <Element E, ShapeType S>
 class OutTilesList {
+  static_assert(TileShape<S>,
+                "an output's tile shape is static, every dimension a power of two, at most 2^24 elements");
+
  public:
   static constexpr size_t rank = S::rank;
   static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3");

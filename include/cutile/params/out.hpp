@@ -30,9 +30,14 @@ constexpr bool tile_divides() {
 /// This block's exclusive tile of an output. With an Order O, tile dim i walks tensor dim O[i]: a
 /// kernel that computes Cᵀ tile by tile writes C through Out<E, Shape<BN, BM>, Order<1, 0>>; the launch
 /// passes `c.partition({BN, BM}, {1, 0})`.
-template <Element E, TileShape S, class O = identity_order<S::rank>>
+template <Element E, ShapeType S, class O = identity_order<S::rank>>
   requires PermutationOf<O, S::rank>
 class Out {
+  // Asserted rather than constrained: a kernel with a bad tile shape then fails at its launch with this
+  // message, not as an unresolved overload.
+  static_assert(TileShape<S>,
+                "an output's tile shape is static, every dimension a power of two, at most 2^24 elements");
+
  public:
   static constexpr size_t rank = S::rank;
   static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3: one grid axis per dimension");

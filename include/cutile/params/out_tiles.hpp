@@ -18,7 +18,7 @@
 
 namespace cutile {
 
-template <Element E, TileShape S, class O>
+template <Element E, ShapeType S, class O>
   requires PermutationOf<O, S::rank>
 class OutTiles;
 
@@ -38,7 +38,7 @@ class TileIndex {
   TileIndex(std::array<Int, rank> coords, const void* owner) : coords_(std::move(coords)), owner_(owner) {}
   std::array<Int, rank> coords_;
   const void* owner_;  // the OutTiles' token chain: an index fits only the output it was made for
-  template <Element E2, TileShape S2, class O2>
+  template <Element E2, ShapeType S2, class O2>
     requires PermutationOf<O2, S2::rank>
   friend class OutTiles;
 };
@@ -46,9 +46,12 @@ class TileIndex {
 /// Every tile of an output partition, for kernels that visit several tiles per block (persistent GEMM)
 /// or in a swizzled order; accessed only through for_each_tile's TileIndex. With an Order O the
 /// partition is permuted as Out's is: tile dim i walks tensor dim O[i].
-template <Element E, TileShape S, class O = identity_order<S::rank>>
+template <Element E, ShapeType S, class O = identity_order<S::rank>>
   requires PermutationOf<O, S::rank>
 class OutTiles {
+  static_assert(TileShape<S>,
+                "an output's tile shape is static, every dimension a power of two, at most 2^24 elements");
+
  public:
   static constexpr size_t rank = S::rank;
   static_assert(rank >= 1 && rank <= 3, "an output tile has rank 1, 2 or 3");

@@ -1,4 +1,4 @@
-// Float64 references for the example and library kernels, shared by the example program and the tests.
+// Float64 references for the library kernels' tests: GEMM and attention.
 #pragma once
 
 #include <algorithm>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace examples::reference {
+namespace cutile::test_support::reference {
 
 /// C = A · B for row-major A (m, k) and B (k, n).
 inline std::vector<double> matmul(const std::vector<double>& a, const std::vector<double>& b, int64_t m, int64_t n,
@@ -53,4 +53,4 @@ inline std::vector<double> attention(const std::vector<double>& q, const std::ve
   return o;
 }
 
-}  // namespace examples::reference
+}  // namespace cutile::test_support::reference

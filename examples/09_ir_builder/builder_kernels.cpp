@@ -1,11 +1,11 @@
-#include "builder/builder_kernels.hpp"
+#include "09_ir_builder/builder_kernels.hpp"
 
 #include <limits>
 #include <string>
 
 #include "cutile/ir/builder.hpp"
 
-namespace cutile::examples {
+namespace examples {
 namespace {
 
 using namespace cutile::ir;
@@ -121,4 +121,4 @@ std::unique_ptr<ir::Module> tiled_gemm_module(ElementType element, int bm, int b
   return module;
 }
 
-}  // namespace cutile::examples
+}  // namespace examples

@@ -1,12 +1,15 @@
-// Three kernels written directly with the IR builder. They exercise the pipeline below the front end:
-// views and partitions, loads and stores, elementwise math, reductions, a K loop with mmaf.
+// Rung 09: three kernels written directly with the IR builder, below the DSL: views and partitions, loads
+// and stores, elementwise math, reductions, a K loop with mmaf. Each function returns a module with one
+// entry, named after the kernel; the test tiers use them too.
 #pragma once
 
 #include <memory>
 
 #include "cutile/ir/module.hpp"
 
-namespace cutile::examples {
+namespace examples {
+
+namespace ir = cutile::ir;
 
 /// c[i] = a[i] + b[i].
 /// Kernel "vector_add"(a, b, c: ptr<E>, n: i32); grid (cdiv(n, TILE), 1, 1).
@@ -21,4 +24,4 @@ std::unique_ptr<ir::Module> row_softmax_module(ir::ElementType element, int tile
 /// Kernel "tiled_gemm"(a, b, c: ptr<E>, m, n, k, lda, ldb, ldc: i32); grid (cdiv(M, BM), cdiv(N, BN), 1).
 std::unique_ptr<ir::Module> tiled_gemm_module(ir::ElementType element, int bm, int bn, int bk);
 
-}  // namespace cutile::examples
+}  // namespace examples
