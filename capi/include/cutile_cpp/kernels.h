@@ -132,6 +132,33 @@ CUTILE_CPP_API int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_ten
 
 /* ---- elementwise ---- */
 
+/* cutile_cpp_dropout:
+ * y = dropout(x) in training mode with TileGym's hash mask: element i (of the flattened tensor) is kept when
+ * f32(h(i) & 0x7fffffff) / 2^31 > f32(p), h the int32 xorshift hash of i * 1103515245 + mix(seed), and
+ * becomes x[i] * (1 / (1 - p) rounded to the dtype), else 0 (all 0 at p = 1). mix(seed) is TileGym's
+ * _mix_seed, (seed * 0x9E3779B1) mod 2^32 as an int32, so that a seed gives TileGym's mask bit for bit. Eval
+ * mode is the identity: callers skip the call.
+ *   out   y  E[N]
+ *   in    x  E[N]
+ *   E: f32, f16, bf16
+ *   seed: int64_t, required: TileGym's seed; only its value modulo 2^32 matters
+ *   p: double, default 0.5, valid when finite(p) && p >= 0 && p <= 1: the probability of dropping an element
+ *   Ports TileGym src/tilegym/ops/cutile/dropout.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_dropout(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                          int64_t seed, double p, int32_t device_id, void* stream);
+
+/* cutile_cpp_dropout_inplace:
+ * dropout with x its own output, updated in place: the same mask and scale.
+ *   inout x  E[N]
+ *   E: f32, f16, bf16
+ *   seed: int64_t, required: TileGym's seed; only its value modulo 2^32 matters
+ *   p: double, default 0.5, valid when finite(p) && p >= 0 && p <= 1: the probability of dropping an element
+ *   Ports TileGym src/tilegym/ops/cutile/dropout.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_dropout_inplace(const cutile_cpp_tensor* x, int64_t seed, double p,
+                                                  int32_t device_id, void* stream);
+
 /* cutile_cpp_vector_add:
  * c = a + b elementwise, in the dtype.
  *   out   c  E[N]
