@@ -171,6 +171,75 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
 
 /* ---- normalization ---- */
 
+/* cutile_cpp_layer_norm_legacy:
+ * Layer normalisation over the last axis, one row per block in column tiles (TileGym's legacy kernel), in
+ * f32: mean[r] = mean_c x[r, c]; rstd[r] = 1 / sqrt(mean_c (x[r, c] - mean[r])^2 + eps); y[r, c] = (x[r, c] -
+ * mean[r]) * rstd[r] * (weight[c] + weight_shift) + bias[c], stored in the dtype; mean and rstd are stored
+ * too.
+ *   out   y       E[M, N]
+ *   out   mean    f32[M]   one per row
+ *   out   rstd    f32[M]   one per row
+ *   in    x       E[M, N]
+ *   in    weight  E[N]
+ *   in    bias    E[N]
+ *   E: f32, f16, bf16
+ *   eps: double, required, valid when finite(eps) && eps >= 0
+ *   weight_shift: double, default 0, valid when finite(weight_shift): added to the weight
+ *   requires N * size(E) <= 65536 (else UNSUPPORTED_SHAPE): a row of at most 64 KiB (TileGym's
+ *     MAX_FUSED_SIZE)
+ *   Ports TileGym src/tilegym/ops/cutile/layer_norm_legacy.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                    const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                    const cutile_cpp_tensor* weight,
+                                                    const cutile_cpp_tensor* bias, double eps,
+                                                    double weight_shift, int32_t device_id, void* stream);
+
+/* cutile_cpp_persistent_layer_norm:
+ * Layer normalisation over the last axis, persistent (row tiles, one block per SM), in f32: mean[r] = mean_c
+ * x[r, c] and rstd[r] = 1 / sqrt(mean_c x[r, c]^2 - mean[r]^2 + eps), stored; y = (x - mean) * rstd * weight
+ * + bias rounded to bf16 (as TileGym's kernel stores it, whatever the dtype), stored in the dtype.
+ *   out   y       E[M, N]
+ *   out   mean    f32[M]   one per row
+ *   out   rstd    f32[M]   one per row
+ *   in    x       E[M, N]
+ *   in    weight  E[N]
+ *   in    bias    E[N]
+ *   E: f32, f16, bf16
+ *   eps: double, required, valid when finite(eps) && eps >= 0
+ *   requires N <= 16384 (else UNSUPPORTED_SHAPE): a row is one column tile of at most 16384 (wider ones take
+ *     tileiras minutes)
+ *   Ports TileGym src/tilegym/ops/cutile/layer_norm_legacy.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y,
+                                                        const cutile_cpp_tensor* mean,
+                                                        const cutile_cpp_tensor* rstd,
+                                                        const cutile_cpp_tensor* x,
+                                                        const cutile_cpp_tensor* weight,
+                                                        const cutile_cpp_tensor* bias, double eps,
+                                                        int32_t device_id, void* stream);
+
+/* cutile_cpp_persistent_layer_norm_given_stats:
+ * persistent_layer_norm with mean and rstd given (read, not computed).
+ *   out   y       E[M, N]
+ *   in    x       E[M, N]
+ *   in    weight  E[N]
+ *   in    bias    E[N]
+ *   in    mean    f32[M]   one per row
+ *   in    rstd    f32[M]   one per row
+ *   E: f32, f16, bf16
+ *   requires N <= 16384 (else UNSUPPORTED_SHAPE): a row is one column tile of at most 16384 (wider ones take
+ *     tileiras minutes)
+ *   Ports TileGym src/tilegym/ops/cutile/layer_norm_legacy.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(const cutile_cpp_tensor* y,
+                                                                    const cutile_cpp_tensor* x,
+                                                                    const cutile_cpp_tensor* weight,
+                                                                    const cutile_cpp_tensor* bias,
+                                                                    const cutile_cpp_tensor* mean,
+                                                                    const cutile_cpp_tensor* rstd,
+                                                                    int32_t device_id, void* stream);
+
 /* cutile_cpp_rms_norm_mode:
  * The kernel schedule of cutile_cpp_rms_norm (TileGym's `mode`): auto is static persistent when M > 2 * SMs,
  * else multi-wave reload; static persistent walks (TM, next_pow2(N)) row tiles with one block per SM;
