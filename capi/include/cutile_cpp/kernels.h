@@ -312,6 +312,60 @@ CUTILE_CPP_API int32_t cutile_cpp_softmax(const cutile_cpp_tensor* y, const cuti
                                           int32_t use_tma, int32_t use_chunked, int32_t use_multi_wave,
                                           int32_t device_id, void* stream);
 
+/* ---- position ---- */
+
+/* cutile_cpp_rope:
+ * Rotary position embedding (HuggingFace Llama form), in place on q and k, for i < R/2 (R = rope_dim):
+ *   x[..., i] <- x[..., i] * cos[i] - x[..., i + R/2] * sin[i]
+ *   x[..., i + R/2] <- x[..., i + R/2] * cos[i] + x[..., i] * sin[i]
+ * with cos and sin the row of the position (and of the batch, for a table per batch); head dims R and beyond
+ * are not touched, and only the first R/2 columns of cos and sin are read (their halves repeat). Computed in
+ * the dtype. One launch when both q and k have batch stride S times their position stride (e.g. transposes of
+ * (B, S, H, D) buffers), or B = 1, or S = 1; else one launch per batch.
+ *   inout q    E[B, HQ, S, D]
+ *   inout k    E[B, HK, S, D]
+ *   in    cos  E[CB, S, W]     CB = B: a table per batch; CB = 1: one for all
+ *   in    sin  E[CB, S, W]
+ *   E: f32, f16, bf16
+ *   rope_dim: int64_t, required, valid when rope_dim >= 2 && rope_dim % 2 == 0 && rope_dim <= D: how many
+ *     head dims rotate (R): the first R; the others pass through
+ *   requires CB == 1 || CB == B (else SHAPE_MISMATCH): cos and sin have one table for the whole batch, or one
+ *     per batch
+ *   requires W >= rope_dim / 2 (else SHAPE_MISMATCH): the rotation reads the first R/2 columns of cos and sin
+ *   requires pow2(rope_dim / 2) && rope_dim >= 16 && rope_dim <= 256 (else UNSUPPORTED_SHAPE): the kernels
+ *     take R/2 a power of two in [8, 128]
+ *   requires HQ >= 1 && HK >= 1 && max(HQ, HK) <= 128 (else UNSUPPORTED_SHAPE): q and k each have at least
+ *     one head, and one tile block holds at most 128
+ *   Its backward is cutile_cpp_rope_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/rope.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_rope(const cutile_cpp_tensor* q, const cutile_cpp_tensor* k,
+                                       const cutile_cpp_tensor* cos, const cutile_cpp_tensor* sin,
+                                       int64_t rope_dim, int32_t device_id, void* stream);
+
+/* cutile_cpp_rope_backward:
+ * The backward of rope: the gradients dq and dk rotated in place by the opposite angles (the transpose of the
+ * rotation, sin negated).
+ *   inout dq   E[B, HQ, S, D]
+ *   inout dk   E[B, HK, S, D]
+ *   in    cos  E[CB, S, W]
+ *   in    sin  E[CB, S, W]
+ *   E: f32, f16, bf16
+ *   rope_dim: int64_t, required, valid when rope_dim >= 2 && rope_dim % 2 == 0 && rope_dim <= D: how many
+ *     head dims rotate (R): the first R; the others pass through
+ *   requires CB == 1 || CB == B (else SHAPE_MISMATCH): cos and sin have one table for the whole batch, or one
+ *     per batch
+ *   requires W >= rope_dim / 2 (else SHAPE_MISMATCH): the rotation reads the first R/2 columns of cos and sin
+ *   requires pow2(rope_dim / 2) && rope_dim >= 16 && rope_dim <= 256 (else UNSUPPORTED_SHAPE): the kernels
+ *     take R/2 a power of two in [8, 128]
+ *   requires HQ >= 1 && HK >= 1 && max(HQ, HK) <= 128 (else UNSUPPORTED_SHAPE): q and k each have at least
+ *     one head, and one tile block holds at most 128
+ *   Ports TileGym src/tilegym/ops/cutile/rope.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_rope_backward(const cutile_cpp_tensor* dq, const cutile_cpp_tensor* dk,
+                                                const cutile_cpp_tensor* cos, const cutile_cpp_tensor* sin,
+                                                int64_t rope_dim, int32_t device_id, void* stream);
+
 #ifdef __cplusplus
 }
 #endif
