@@ -6,18 +6,19 @@
 //   E        f32, f16 or bf16 (x and y share it)
 //   TILE     elements per tile block (TileGym: 1024)
 //   runtime  x: (n,), any stride; y: (n,), any stride, its (TILE) partition; seed: the mixed seed (the
-//            caller applies TileGym's `_mix_seed`); p: f32; scale: 1 / (1 - p) rounded to E, 0 for p ≥ 1
+//            launcher applies TileGym's `_mix_seed`); p: f32; scale: 1 / (1 - p) rounded to E, 0 for p = 1
 //   grid     (⌈n / TILE⌉, 1, 1)
 // The seed, p and scale are runtime scalars where TileGym compiles them in: one instance serves every
 // seed (a new seed per training step would otherwise compile a new kernel), and the mask is unchanged
 // because the host rounds p to f32 and scale to E exactly as TileGym's constants are rounded.
 // Provenance: TileGym src/tilegym/ops/cutile/dropout.py (1.5.1), `_dropout_kernel` (training branch;
-// in eval mode TileGym returns x without a launch, and so do the callers here).
+// in eval mode TileGym returns x without a launch, and so does cutile_cpp.tilegym's dropout).
 #pragma once
 
 #include <cstdint>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -50,5 +51,13 @@ void dropout_inplace(Out<E, Shape<TILE>> x, Int seed, Tile<float, Shape<>> p, Ti
   auto v = x.load(pad::zero);                                 // (TILE)
   x.store(where(dropout_keep(offsets, seed, p), v * scale, zeros<E, TILE>()));
 }
+
+/// The ops (dropout.cpp): TileGym's dropout in training mode, out of place and in place.
+extern const op::OpSpec dropout_op;
+extern const op::OpSpec dropout_inplace_op;
+
+/// Tiles of 1024 elements (TileGym's TILE_SIZE); the seed mixed as TileGym's `_mix_seed` mixes it.
+void launch_dropout(op::Target& target, const AnyTensor& y, const AnyTensor& x, int64_t seed, double p);
+void launch_dropout_inplace(op::Target& target, const AnyTensor& x, int64_t seed, double p);
 
 }  // namespace cutile::kernels

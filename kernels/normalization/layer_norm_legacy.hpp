@@ -4,7 +4,7 @@
 //   E        f32, f16 or bf16 (x, w, b, y share it); mean and rstd are f32
 //   BLOCK    the column tile: TileGym's largest power of two ≤ N (capped at 64 KiB of E)
 //   TILES    column tiles per row, ⌈N / BLOCK⌉: 1 or 2
-//   COLS     N when the launch bakes it (the C ABI does when N is BLOCK, as TileGym bakes N: the column
+//   COLS     N when the launch bakes it (the launcher does when N is BLOCK, as TileGym bakes N: the column
 //            masks of the gathers then fold away; at N 16384 the kernel takes 154 registers per thread
 //            instead of 255), else dyn
 //   runtime  x, y: (M, N) with (TILES − 1)·BLOCK < N ≤ TILES·BLOCK; w, b: (N); mean, rstd: (M); eps,
@@ -25,6 +25,7 @@
 #include <tuple>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -71,5 +72,14 @@ void layer_norm_legacy(Out<E, Shape<1, TILES * BLOCK>> y, Out<float, Shape<1>> m
   });
   if constexpr (!REREAD_X) store_stats();
 }
+
+/// The op (layer_norm_legacy.cpp).
+extern const op::OpSpec layer_norm_legacy_op;
+
+/// One row per block, in TileGym's column tile BLOCK, the largest power of two <= N (at least 16): one tile with
+/// N baked in when N is BLOCK, two (the second ragged) when N is larger, one when the row is shorter than 16.
+void launch_layer_norm_legacy(op::Target& target, const AnyTensor& y, const AnyTensor& mean, const AnyTensor& rstd,
+                              const AnyTensor& x, const AnyTensor& weight, const AnyTensor& bias, double eps,
+                              double weight_shift);
 
 }  // namespace cutile::kernels

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "cutile/cutile.hpp"
+#include "cutile/op/spec.hpp"
 
 namespace cutile::kernels {
 
@@ -80,5 +81,18 @@ void persistent_layer_norm_given_stats(OutTiles<E, Shape<BN, BD>> y, In<E, Shape
     y.store(ty, detail::layer_norm_rows<E>(xf, mu, r, wf, bf), {.allow_tma = false});
   });
 }
+
+/// The ops (persistent_layer_norm.cpp): the statistics computed, or given.
+extern const op::OpSpec persistent_layer_norm_op;
+extern const op::OpSpec persistent_layer_norm_given_stats_op;
+
+/// The column tile BD = next_pow2(D) (at least 16, at most 16384), the rows per tile and worker warps that
+/// TileGym's autotuning picks on the H200, and TileGym's grid: min(SMs, row tiles). (The descriptions call
+/// x's shape (M, N), as the benchmarks do.)
+void launch_persistent_layer_norm(op::Target& target, const AnyTensor& y, const AnyTensor& mean, const AnyTensor& rstd,
+                                  const AnyTensor& x, const AnyTensor& weight, const AnyTensor& bias, double eps);
+void launch_persistent_layer_norm_given_stats(op::Target& target, const AnyTensor& y, const AnyTensor& x,
+                                              const AnyTensor& weight, const AnyTensor& bias, const AnyTensor& mean,
+                                              const AnyTensor& rstd);
 
 }  // namespace cutile::kernels

@@ -11,7 +11,8 @@ outputs (one tensor, or a tuple), or its in-place tensors when it has no outputs
   description and its errors are raised as CutileCppTypeError / CutileCppValueError (TypeError /
   ValueError).
 - Views: a `rows` tensor of any rank >= 1 is passed as (prod(leading), N), a `flat` one as its elements;
-  outputs with such a view come back in the first viewed input's leading shape.
+  outputs with such a view come back in the first viewed input's leading shape. A `leading_ones` input of
+  a lower rank is passed with leading dims of extent 1.
 - Devices and streams: the kernels run on the inputs' device and its current stream (CPU tensors: the
   interpreter, before the call returns), with no copy and no synchronisation.
 - torch.library: each op is torch.ops.cutile_cpp.<op> (on the viewed tensors) with a fake
@@ -19,8 +20,12 @@ outputs (one tensor, or a tuple), or its in-place tensors when it has no outputs
   calls go to the library directly unless autograd needs the op.
 - Autograd: an op with a backward op `b` gets its gradients from b, by names: b's input `d<y>` is the
   gradient of output y, b's other tensors and parameters are the op's of the same names, b's output `d<x>`
-  is the gradient of input x. An op without one is forward-only: inputs that require grad are detached
-  with a warning.
+  is the gradient of input x. An in-place tensor x is both: b's in-place `d<x>` comes in as the gradient of
+  the updated x and leaves as that of the x given. An op without a backward is forward-only: inputs that
+  require grad are detached with a warning.
+- In-place ops: an op with in-place tensors also has torch.ops.cutile_cpp.<op>_functional, which updates
+  copies of them (laid out alike) and returns the copies after the outputs. Autograd goes through it: an
+  in-place op whose inputs require grad leaves them as they are and returns the updated copies.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class Op:
         self.inputs = tuple(i for i, r in enumerate(self.roles) if r != "out")
         self.outputs = tuple(i for i, r in enumerate(self.roles) if r == "out")
         self.inouts = tuple(i for i, r in enumerate(self.roles) if r == "inout")
+        self.produced = self.outputs + self.inouts  # what the functional form returns
         self.like = {i: self.names.index(t["like"]) for i, t in enumerate(tensors) if t["like"]}
         self.shapes_needed = any(i not in self.like for i in self.outputs)
         self.scalars = spec["scalars"]
@@ -80,7 +86,10 @@ class Op:
             if not (t.is_cuda or t.is_cpu) and not torch.compiler.is_compiling():
                 raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} is on {t.device}; the ops take CUDA or CPU tensors")
             view = self.views[i]
-            if view != "exact":
+            if view == "leading_ones":
+                if t.dim() < self.ranks[i]:
+                    tensors[i] = t = t.view((1,) * (self.ranks[i] - t.dim()) + tuple(t.shape))
+            elif view != "exact":
                 if view == "rows" and t.dim() == 0:
                     raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} needs a last axis, got a 0-dim tensor")
                 shape = t.shape[:-1] if view == "rows" else t.shape
@@ -93,11 +102,17 @@ class Op:
                     )
                 if t.dim() != self.ranks[i]:
                     lead = shape
-                    inout = self.roles[i] == "inout"
-                    if view == "rows":
-                        t = t.view(-1, t.shape[-1]) if inout else t.reshape(-1, t.shape[-1])
+                    flat_shape = (-1, t.shape[-1]) if view == "rows" else (-1,)
+                    if self.roles[i] != "inout":
+                        t = t.reshape(flat_shape)
                     else:
-                        t = t.view(-1) if inout else t.reshape(-1)
+                        try:
+                            t = t.view(flat_shape)
+                        except RuntimeError:
+                            raise ValueError(
+                                f"cutile_cpp.{self.name}: {self.names[i]} (shape {tuple(t.shape)}, strides "
+                                f"{t.stride()}) is updated in place, so it must have a {view} view"
+                            ) from None
                     tensors[i] = t
             if first is None:
                 first = t
@@ -193,7 +208,7 @@ class Op:
                 tensors[i] = self.output_view(given[k], lead, i)
         if torch.is_grad_enabled() and any(tensors[i] is not None and tensors[i].requires_grad for i in self.inputs):
             if self.backward is not None:
-                return self.through_torch(tensors, values, lead, given)
+                return self.through_torch(tensors, values, lead, given, functional=bool(self.inouts))
             warnings.warn(
                 f"cutile_cpp.{self.name} is forward-only: its inputs are detached and its result has no gradient",
                 stacklevel=3,
@@ -214,16 +229,16 @@ class Op:
             return t
         return t.view(-1, t.shape[-1]) if self.views[i] == "rows" else t.view(-1)
 
-    def through_torch(self, tensors: list, values: tuple, lead, given: list):
-        """The call as torch.ops.cutile_cpp.<op>, for autograd and torch.compile; given outputs are
-        copied into."""
-        op = getattr(torch.ops.cutile_cpp, self.name)
+    def through_torch(self, tensors: list, values: tuple, lead, given: list, functional: bool = False):
+        """The call as torch.ops.cutile_cpp.<op> (or its functional form), for autograd and torch.compile;
+        given outputs are copied into."""
+        op = getattr(torch.ops.cutile_cpp, self.name + "_functional" if functional else self.name)
         result = op(*(tensors[i] for i in self.inputs), *values)
-        if not self.outputs:
+        if not self.outputs and not functional:
             return self.results(tensors, lead)
         produced = list(result) if isinstance(result, (tuple, list)) else [result]
-        for k, i in enumerate(self.outputs):
-            if given[k] is not None:
+        for k, i in enumerate(self.produced if functional else self.outputs):
+            if k < len(given) and given[k] is not None:
                 tensors[i].copy_(produced[k])
             else:
                 tensors[i] = produced[k]
@@ -231,11 +246,13 @@ class Op:
 
     # ---- torch.library
 
-    def schema(self) -> str:
+    def schema(self, functional: bool = False) -> str:
+        """The torch.library schema; the functional form's mutates nothing and returns the in-place tensors'
+        copies after the outputs."""
         types = {"real": "float", "integer": "int", "flag": "int", "choice": "int"}
         params = []
         for alias, i in enumerate(self.inputs):
-            mutable = f"({chr(ord('a') + alias)}!)" if self.roles[i] == "inout" else ""
+            mutable = f"({chr(ord('a') + alias)}!)" if self.roles[i] == "inout" and not functional else ""
             params.append(f"Tensor{mutable}{'?' if self.optional[i] else ''} {self.names[i]}")
         for s in self.scalars:
             kind, default = types[s["type"]], ""
@@ -244,8 +261,9 @@ class Op:
             elif s["default"] is not None:
                 default = f"={float(s['default'])!r}" if s["type"] == "real" else f"={int(s['default'])}"
             params.append(f"{kind} {s['name']}{default}")
-        returns = ", ".join("Tensor" for _ in self.outputs)
-        returns = f"({returns})" if len(self.outputs) != 1 else "Tensor"
+        results = self.produced if functional else self.outputs
+        returns = ", ".join("Tensor" for _ in results)
+        returns = f"({returns})" if len(results) != 1 else "Tensor"
         return f"({', '.join(params)}) -> {returns}"
 
     def from_op_arguments(self, args: tuple, kwargs: dict) -> tuple[list, tuple]:
@@ -264,38 +282,46 @@ class Op:
         return tensors, tuple(values)
 
     def register(self) -> None:
-        qualname = f"cutile_cpp::{self.name}"
-        _LIBRARY.define(self.name + self.schema())
+        self.define(self.name, functional=False)
+        if self.inouts:
+            self.define(self.name + "_functional", functional=True)
 
-        def implementation(*args, **kwargs):
-            tensors, values = self.from_op_arguments(args, kwargs)
-            first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
-            self.allocate(tensors, values, first)
-            self.launch(tensors, values, first)
-            produced = tuple(tensors[i] for i in self.outputs)
-            return produced[0] if len(produced) == 1 else (produced if produced else None)
+    def define(self, name: str, functional: bool) -> None:
+        """Defines torch.ops.cutile_cpp.<name>, the op or its functional form, with its fake implementation."""
+        _LIBRARY.define(name + self.schema(functional))
 
-        def fake(*args, **kwargs):
-            tensors, values = self.from_op_arguments(args, kwargs)
-            first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
-            self.allocate(tensors, values, first)
-            produced = tuple(tensors[i] for i in self.outputs)
-            return produced[0] if len(produced) == 1 else (produced if produced else None)
+        def body(launch: bool):
+            def run(*args, **kwargs):
+                tensors, values = self.from_op_arguments(args, kwargs)
+                if functional:
+                    for i in self.inouts:
+                        tensors[i] = tensors[i].clone()
+                first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
+                self.allocate(tensors, values, first)
+                if launch:
+                    self.launch(tensors, values, first)
+                produced = tuple(tensors[i] for i in (self.produced if functional else self.outputs))
+                return produced[0] if len(produced) == 1 else (produced if produced else None)
 
-        _LIBRARY.impl(self.name, implementation, "CompositeExplicitAutograd")
-        torch.library.register_fake(qualname, fake, lib=_LIBRARY)
+            return run
+
+        _LIBRARY.impl(name, body(True), "CompositeExplicitAutograd")
+        torch.library.register_fake(f"cutile_cpp::{name}", body(False), lib=_LIBRARY)
 
     def register_autograd(self, backward: "Op") -> None:
-        """Wires `backward`, by the naming convention above."""
+        """Wires `backward`, by the naming convention above, onto the op (its functional form when it has
+        in-place tensors; the backward's too)."""
         self.backward = backward
         forward_tensors = {name: i for i, name in enumerate(self.names)}
         forward_scalars = {s["name"]: k for k, s in enumerate(self.scalars)}
-        plan = []  # per backward input: ("grad", output k) | ("saved", saved index); then scalars
+        forward_results = self.produced if self.inouts else self.outputs
+        backward_results = backward.produced if backward.inouts else backward.outputs
+        plan = []  # per backward input: ("grad", result k) | ("saved", saved index); then scalars
         saved = []  # forward tensor indices to save
         for i in backward.inputs:
             name = backward.names[i]
-            if name.startswith("d") and name[1:] in forward_tensors and self.roles[forward_tensors[name[1:]]] == "out":
-                plan.append(("grad", self.outputs.index(forward_tensors[name[1:]])))
+            if name.startswith("d") and forward_tensors.get(name[1:]) in forward_results:
+                plan.append(("grad", forward_results.index(forward_tensors[name[1:]])))
             elif name in forward_tensors:
                 plan.append(("saved", len(saved)))
                 saved.append(forward_tensors[name])
@@ -306,10 +332,11 @@ class Op:
             if s["name"] not in forward_scalars:
                 raise RuntimeError(f"{backward.name}: parameter {s['name']} is not a parameter of {self.name}")
             scalar_sources.append(forward_scalars[s["name"]])
-        gradient_of = []  # per forward input: the backward output index of its gradient, or None
+        gradient_of = []  # per forward input: the index of its gradient among the backward's results, or None
         for i in self.inputs:
             name = "d" + self.names[i]
-            gradient_of.append(backward.outputs.index(backward.names.index(name)) if name in backward.names else None)
+            index = backward.names.index(name) if name in backward.names else None
+            gradient_of.append(backward_results.index(index) if index in backward_results else None)
 
         def setup_context(ctx, inputs, output):
             produced = output if isinstance(output, (tuple, list)) else (output,)
@@ -319,15 +346,18 @@ class Op:
             ctx.save_for_backward(*(everything[i] for i in saved))
             ctx.scalars = tuple(values[k] for k in scalar_sources)
 
+        backward_op = backward.name + "_functional" if backward.inouts else backward.name
+
         def backward_formula(ctx, *grads):
             tensors = ctx.saved_tensors
             args = [grads[where] if kind == "grad" else tensors[where] for kind, where in plan]
-            result = getattr(torch.ops.cutile_cpp, backward.name)(*args, *ctx.scalars)
+            result = getattr(torch.ops.cutile_cpp, backward_op)(*args, *ctx.scalars)
             result = result if isinstance(result, (tuple, list)) else (result,)
             return (*(None if g is None else result[g] for g in gradient_of), *(None for _ in self.scalars))
 
+        forward_op = self.name + "_functional" if self.inouts else self.name
         torch.library.register_autograd(
-            f"cutile_cpp::{self.name}", backward_formula, setup_context=setup_context, lib=_LIBRARY
+            f"cutile_cpp::{forward_op}", backward_formula, setup_context=setup_context, lib=_LIBRARY
         )
 
     # ---- the public function
@@ -379,7 +409,11 @@ class Op:
     def docstring(self) -> str:
         lines = [self.spec["doc"], ""]
         for t in self.spec["tensors"]:
-            view = {"rows": " (any rank >= 1, as rows)", "flat": " (any shape, as its elements)"}.get(t["view"], "")
+            view = {
+                "rows": " (any rank >= 1, as rows)",
+                "flat": " (any shape, as its elements)",
+                "leading_ones": " (lower ranks with leading dims of 1)",
+            }.get(t["view"], "")
             lines.append(f"    {t['role']:<5} {t['name']}: {t['type']}{view}{' (optional)' if t['optional'] else ''}"
                          + (f" - {t['doc']}" if t["doc"] else ""))
         for var, dtypes in self.spec["dtypes"].items():

@@ -55,6 +55,8 @@ CompiledSpec compile(const OpSpec& spec) {
     }
     if (t.view == View::rows && ct.dims.size() != 2) problem("tensor " + std::string(t.name) + ": a rows view needs rank 2");
     if (t.view == View::flat && ct.dims.size() != 1) problem("tensor " + std::string(t.name) + ": a flat view needs rank 1");
+    if (t.view == View::leading_ones && t.role == Role::out)
+      problem("tensor " + std::string(t.name) + ": a leading_ones view is for tensors that are read");
     c.tensors.push_back(std::move(ct));
   }
   for (const Requirement& r : spec.rules) {

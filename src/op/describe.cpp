@@ -106,7 +106,15 @@ class Json {
 };
 
 std::string_view role_name(Role r) { return r == Role::in ? "in" : r == Role::out ? "out" : "inout"; }
-std::string_view view_name(View v) { return v == View::exact ? "exact" : v == View::rows ? "rows" : "flat"; }
+std::string_view view_name(View v) {
+  switch (v) {
+    case View::exact: return "exact";
+    case View::rows: return "rows";
+    case View::flat: return "flat";
+    case View::leading_ones: return "leading_ones";
+  }
+  return "?";
+}
 std::string_view scalar_type_name(ScalarType t) {
   switch (t) {
     case ScalarType::real: return "real";

@@ -1,13 +1,14 @@
-// The kernel library's dropout kernels (kernels/elementwise/dropout.hpp) launched on Device::cpu():
-// the kept elements are exactly those of a host model of TileGym's hash, scaled exactly as TileGym's
-// constants are rounded, for every dtype, ragged lengths, several seeds and probabilities, in and out
-// of place.
+// The dropout ops on the CPU interpreter, through their launchers (op::run on the CPU target): the kept
+// elements are exactly those of a host model of TileGym's hash with its seed mixing, scaled exactly as
+// TileGym's constants are rounded, for every dtype, ragged lengths, several seeds (negative, past 2^32) and
+// probabilities, out of place and in place; and the probabilities the description refuses.
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <cmath>
+#include <limits>
 #include <random>
 
-#include "cutile/host/launch.hpp"
+#include "cutile/op/run.hpp"
 #include "elementwise/dropout.hpp"
 
 namespace {
@@ -15,9 +16,11 @@ namespace {
 namespace ct = cutile;
 namespace lib = cutile::kernels;
 
-// TileGym's mask on the host: int32 arithmetic done in uint32 (wrapping), shifts right arithmetic.
-bool keep(int64_t i, int32_t seed, float p) {
-  const uint32_t combined = static_cast<uint32_t>(i) * 1103515245u + static_cast<uint32_t>(seed);
+// TileGym's `_mix_seed` and mask on the host: int32 arithmetic done in uint32 (wrapping), shifts right
+// arithmetic.
+bool keep(int64_t i, int64_t seed, float p) {
+  const uint32_t mixed = static_cast<uint32_t>(static_cast<uint64_t>(seed)) * 2654435761u;
+  const uint32_t combined = static_cast<uint32_t>(i) * 1103515245u + mixed;
   auto shr = [](uint32_t v, int s) { return static_cast<uint32_t>(static_cast<int32_t>(v) >> s); };
   uint32_t h = combined ^ shr(combined, 16);
   h ^= h << 8;
@@ -35,8 +38,7 @@ ct::Tensor<E> random_vector(int64_t n, unsigned seed) {
 }
 
 template <ct::Element E>
-void expect_dropout(const ct::Tensor<E>& y, const std::vector<E>& x, int32_t seed, double p,
-                    const std::string& what) {
+void expect_dropout(const ct::Tensor<E>& y, const std::vector<E>& x, int64_t seed, double p, const std::string& what) {
   const std::vector<E> got = y.to_host();
   const double scale = ct::from_element(ct::to_element<E>(p >= 1 ? 0.0 : 1.0 / (1.0 - p)));
   int64_t kept = 0;
@@ -53,26 +55,47 @@ void expect_dropout(const ct::Tensor<E>& y, const std::vector<E>& x, int32_t see
   }
 }
 
-template <class T>
-class Dropout : public ::testing::Test {};
-using Elements = ::testing::Types<float, ct::f16, ct::bf16>;
-TYPED_TEST_SUITE(Dropout, Elements);
+ct::op::Target cpu_target() { return ct::op::Target::on(ct::Stream::default_stream(ct::Device::cpu())); }
 
-TYPED_TEST(Dropout, KeepsTileGymsMaskExactly) {
+template <class T>
+class CpuDropout : public ::testing::Test {};
+using Elements = ::testing::Types<float, ct::f16, ct::bf16>;
+TYPED_TEST_SUITE(CpuDropout, Elements);
+
+TYPED_TEST(CpuDropout, KeepsTileGymsMaskExactly) {
   using E = TypeParam;
+  ct::op::Target target = cpu_target();
   for (int64_t n : {int64_t{1}, int64_t{1000}, int64_t{1024}, int64_t{5000}}) {
-    for (auto [seed, p] :
-         {std::pair<int32_t, double>{-1640531535, 0.5}, {12345, 0.2}, {0, 0.8}, {7, 0.0}, {7, 1.0}}) {
+    for (auto [seed, p] : {std::pair<int64_t, double>{0, 0.5},
+                           {12345, 0.2},
+                           {-5, 0.8},
+                           {(int64_t{1} << 40) + 3, 0.5},
+                           {7, 0.0},
+                           {7, 1.0}}) {
       auto x = random_vector<E>(n, static_cast<unsigned>(n));
       const std::vector<E> hx = x.to_host();
-      const std::string what =
-          "n " + std::to_string(n) + " seed " + std::to_string(seed) + " p " + std::to_string(p);
+      const std::string what = "n " + std::to_string(n) + " seed " + std::to_string(seed) + " p " + std::to_string(p);
       auto y = ct::empty<E>({n}, ct::Device::cpu());
-      const double scale = p >= 1 ? 0.0 : 1.0 / (1.0 - p);
-      ct::launch(lib::dropout<E, 1024>, y.partition({1024}), x, seed, p, scale).sync();
+      ct::op::run(lib::dropout_op, target, {&y, &x}, {seed, p});
       expect_dropout(y, hx, seed, p, what);
-      ct::launch(lib::dropout_inplace<E, 1024>, x.partition({1024}), seed, p, scale).sync();
+      ct::op::run(lib::dropout_inplace_op, target, {&x}, {seed, p});
       expect_dropout(x, hx, seed, p, what + " in place");
+    }
+  }
+}
+
+TEST(CpuDropout, ProbabilitiesOutsideZeroToOneAreRefused) {
+  ct::op::Target target = cpu_target();
+  auto x = random_vector<float>(8, 1);
+  auto y = ct::empty<float>({8}, ct::Device::cpu());
+  for (double p : {-0.1, 1.5, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    try {
+      ct::op::run(lib::dropout_op, target, {&y, &x}, {int64_t{1}, p});
+      ADD_FAILURE() << "p " << p << " was taken";
+    } catch (const ct::op::OpError& e) {
+      EXPECT_EQ(e.problem(), ct::op::Problem::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find("it must satisfy finite(p) && p >= 0 && p <= 1"), std::string::npos)
+          << e.what();
     }
   }
 }

@@ -225,7 +225,7 @@ TEST(OpConfiguration, MetaTensorsOfTheDescribedShapes) {
 void launch_wrong(op::Target&, const cutile::AnyTensor&, double) {}
 const op::OpSpec unsound{
     .name = "unsound",
-    .tensors = {op::out("y", "E[N"), op::in("x", "Q[N]").rows()},
+    .tensors = {op::out("y", "E[N").leading_ones(), op::in("x", "Q[N]").rows()},
     .scalars = {op::real("p"), op::real("p")},
     .launch = op::bind<launch_wrong>(),
 };
@@ -234,6 +234,7 @@ TEST(OpRegistry, AnUnsoundDescriptionSaysWhatIsWrong) {
   const std::vector<std::string> found = op::problems(unsound);
   const std::vector<std::string> expected = {
       "unsound: tensor y: 'E[N' is not a type like E[M, N]",
+      "unsound: tensor y: a leading_ones view is for tensors that are read",
       "unsound: tensor x: 'Q' is neither a dtype variable of the op nor a dtype",
       "unsound: tensor x: a rows view needs rank 2",
       "unsound: the name p is used twice",

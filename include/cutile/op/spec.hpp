@@ -44,6 +44,7 @@ enum class View : uint8_t {
   exact,  ///< only the declared rank
   rows,   ///< declared (M, N); any rank >= 1 taken as (prod(leading), N). Outputs return in that leading shape
   flat,   ///< declared (N); any rank taken as its elements. Outputs return in that shape
+  leading_ones,  ///< inputs: a lower rank is taken with leading dims of extent 1, (S, W) as (1, S, W)
 };
 
 struct TensorSpec {
@@ -57,6 +58,7 @@ struct TensorSpec {
 
   constexpr TensorSpec rows() const { return with_view(View::rows); }
   constexpr TensorSpec flat() const { return with_view(View::flat); }
+  constexpr TensorSpec leading_ones() const { return with_view(View::leading_ones); }
   constexpr TensorSpec like_input(std::string_view input) const {
     TensorSpec t = *this;
     t.like = input;
