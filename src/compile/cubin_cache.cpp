@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "cutile/compile/cache_dir.hpp"
+#include "cutile/compile/cubin_check.hpp"
 #include "cutile/error.hpp"
 
 namespace cutile::compile {
@@ -278,7 +279,11 @@ CubinCache::Result CubinCache::load_or_compile(const CacheKey& key, std::span<co
   if (config_.disk_enabled) {
     if (auto entry = read_entry(key)) {
       const auto& installed = toolchain();
-      if (!installed || installed->release == entry->toolchain_release) {
+      if (installed && installed->release != entry->toolchain_release) {
+        ++counters_.stale_entries;
+      } else if (auto defect = cubin_problem(entry->cubin, entry_names(bytecode))) {
+        discard(entry_path(key), "not a valid cubin: " + *defect);
+      } else {
         ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
         ++counters_.disk_hits;
         auto cached = std::make_shared<CachedCubin>();
@@ -288,7 +293,6 @@ CubinCache::Result CubinCache::load_or_compile(const CacheKey& key, std::span<co
         cached->origin = CachedCubin::Origin::disk;
         return cached;
       }
-      ++counters_.stale_entries;
     }
   }
   return compile(key, bytecode, options, kernel_name);
@@ -331,13 +335,15 @@ std::optional<CacheEntry> CubinCache::read_entry(const CacheKey& key) {
   }
   std::string why;
   auto entry = decode_cache_entry(*bytes, key, &why);
-  if (!entry) {
-    std::fprintf(stderr, "cutile: discarding corrupt cache entry %s: %s\n", path.c_str(), why.c_str());
-    ++counters_.corrupt_entries;
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
+  if (!entry) discard(path, why);
   return entry;
+}
+
+void CubinCache::discard(const fs::path& path, const std::string& why) {
+  std::fprintf(stderr, "cutile: discarding corrupt cache entry %s: %s\n", path.c_str(), why.c_str());
+  ++counters_.corrupt_entries;
+  std::error_code ec;
+  fs::remove(path, ec);
 }
 
 void CubinCache::write_entry(const CacheEntry& entry) {

@@ -13,6 +13,7 @@
 
 #include "compile/subprocess.hpp"
 #include "cutile/compile/cache_dir.hpp"
+#include "cutile/compile/cubin_check.hpp"
 #include "cutile/error.hpp"
 
 namespace cutile::compile {
@@ -73,11 +74,25 @@ std::string command_line(const std::vector<std::string>& argv, const Toolchain& 
   return line;
 }
 
-std::string failure_status(const SubprocessResult& result, const CompileOptions& options) {
+// What is wrong with the cubin of a tileiras run that exited 0, or nullopt when nothing is.
+std::optional<std::string> output_problem(std::span<const uint8_t> cubin, std::span<const uint8_t> bytecode) {
+  if (cubin.empty()) return "no cubin written";
+  std::vector<std::string> entries;
+  try {
+    entries = entry_names(bytecode);
+  } catch (const UserError& error) {
+    return "the cubin cannot be checked, the bytecode's entries are unreadable: " + error.message();
+  }
+  if (auto problem = cubin_problem(cubin, entries)) return "the cubin is invalid: " + *problem;
+  return std::nullopt;
+}
+
+std::string failure_status(const SubprocessResult& result, const CompileOptions& options,
+                           const std::optional<std::string>& defect) {
   if (result.timed_out) return "timed out after " + std::to_string(options.timeout.count()) + " ms";
   if (result.signal != 0) return "killed by signal " + std::to_string(result.signal);
-  if (result.exit_code == 0) return "exit 0 but no cubin written";
-  return "exit " + std::to_string(result.exit_code);
+  if (result.exit_code != 0) return "exit " + std::to_string(result.exit_code);
+  return "exit 0 but " + *defect;  // a clean exit fails only for what output_problem() found
 }
 
 std::string first_lines(const std::string& text) {
@@ -120,7 +135,7 @@ fs::path make_bundle_dir(const fs::path& root, std::string_view kernel_name) {
 std::string write_reproducer(const fs::path& root, std::string_view kernel_name,
                              std::span<const uint8_t> bytecode, const Toolchain& toolchain,
                              const std::vector<std::string>& argv, const std::vector<std::string>& local_argv,
-                             const SubprocessResult& result) {
+                             const SubprocessResult& result, std::span<const uint8_t> cubin) {
   try {
     fs::path dir = make_bundle_dir(root, kernel_name);
     write_file(dir / "input.tileirbc", as_chars(bytecode));
@@ -134,6 +149,7 @@ std::string write_reproducer(const fs::path& root, std::string_view kernel_name,
     write_file(dir / "versions.txt", versions);
     write_file(dir / "stderr.txt", result.stderr_text);
     if (!result.stdout_text.empty()) write_file(dir / "stdout.txt", result.stdout_text);
+    if (!cubin.empty()) write_file(dir / "output.cubin", as_chars(cubin));
     return "reproducer bundle: " + dir.string();
   } catch (const std::exception& error) {
     return std::string("reproducer bundle not written: ") + error.what();
@@ -185,20 +201,25 @@ CompileResult compile_to_cubin(const Toolchain& toolchain, std::span<const uint8
 
   CompileResult compiled;
   compiled.seconds = result.seconds;
-  if (result.succeeded()) compiled.cubin = read_file(output);
-  if (!compiled.cubin.empty()) return compiled;
+  std::optional<std::string> defect;
+  if (result.succeeded()) {
+    compiled.cubin = read_file(output);
+    defect = output_problem(compiled.cubin, bytecode);
+    if (!defect) return compiled;
+  }
 
   fs::path root = options.reproducer_root;
   std::string bundle;
   try {
     if (root.empty()) root = cache_dir() / "reproducers";
     bundle = write_reproducer(root, kernel_name, bytecode, toolchain, argv,
-                              tileiras_argv(toolchain, "input.tileirbc", "output.cubin", options), result);
+                              tileiras_argv(toolchain, "input.tileirbc", "output.cubin", options), result,
+                              compiled.cubin);
   } catch (const RuntimeError& error) {
     bundle = "reproducer bundle not written: " + error.message();
   }
   throw RuntimeError("tileiras failed for kernel '" + std::string(kernel_name) + "' (" +
-                     failure_status(result, options) + ") on " + options.gpu_name + ": " +
+                     failure_status(result, options, defect) + ") on " + options.gpu_name + ": " +
                      first_lines(result.stderr_text) + "; " + bundle);
 }
 

@@ -7,9 +7,10 @@
 //
 // Disk layout: <dir>/<hex[0:2]>/<hex>.cubin, one file per key, in the format of encode_cache_entry().
 // Writes go to a unique temporary file in the same directory, are fsync'ed and renamed into place, so
-// concurrent processes only ever see whole entries. Every read is verified; an entry that fails is reported
-// once on stderr, deleted and recompiled. After each write, least-recently-used entries (by mtime; a hit
-// touches it) are evicted until the directory is under max_bytes.
+// concurrent processes only ever see whole entries. Every read is verified, the cubin too
+// (cubin_check.hpp); an entry that fails is reported once on stderr, deleted and recompiled. After each
+// write, least-recently-used entries (by mtime; a hit touches it) are evicted until the directory is under
+// max_bytes.
 //
 // Toolchain rule: an entry records the tileiras release that compiled it. With tileiras installed, an
 // entry of another release is recompiled; without tileiras it is used as is. "No toolchain" is a normal
@@ -105,7 +106,8 @@ class CubinCache {
   /// module written without source locations, so that checkouts and compilers that locate the same
   /// kernel differently (paths, columns) share entries.
   std::shared_ptr<const CachedCubin> get(std::span<const uint8_t> bytecode, const CompileOptions& options,
-                                         std::string_view kernel_name, std::span<const uint8_t> identity = {});
+                                         std::string_view kernel_name,
+                                         std::span<const uint8_t> identity = {});
 
   /// Ahead-of-time compilation: get() for its side effect of filling the caches. Needs tileiras unless the
   /// entry is already there.
@@ -147,6 +149,8 @@ class CubinCache {
   Result compile(const CacheKey& key, std::span<const uint8_t> bytecode, const CompileOptions& options,
                  std::string_view kernel_name);
   std::optional<CacheEntry> read_entry(const CacheKey& key);
+  /// Reports a corrupt entry once on stderr and deletes it.
+  void discard(const std::filesystem::path& path, const std::string& why);
   void write_entry(const CacheEntry& entry);
   void evict(const std::filesystem::path& keep);
   void disable_writes(const std::string& reason);

@@ -1,0 +1,88 @@
+// The cubin cache when things go wrong: each case gives its message and leaves a cache that serves only
+// whole, valid entries.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cutile/compile/cubin_cache.hpp"
+#include "cutile/error.hpp"
+#include "support/error_of.hpp"
+#include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
+#include "support/tileiras_wrapper.hpp"
+#include "support/toolchain_fixture.hpp"
+
+namespace cutile::compile {
+namespace {
+
+namespace fs = std::filesystem;
+using Origin = CachedCubin::Origin;
+using test_support::ScopedEnv;
+using test_support::TileirasWrapper;
+
+constexpr std::string_view kKernel = "vadd";
+
+void write_binary(const fs::path& path, const std::vector<uint8_t>& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+class CacheReliability : public test_support::ToolchainTest {
+ protected:
+  void SetUp() override {
+    ToolchainTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    bytecode = test_support::read_binary(test_support::reference_bytecode_path());
+    options.reproducer_root = temp.path() / "reproducers";
+  }
+
+  CacheConfig config(uint64_t max_bytes = uint64_t{1} << 30) const {
+    return CacheConfig{temp.path() / "cubins", true, max_bytes};
+  }
+  CacheKey key() const { return cubin_cache_key(bytecode, options); }
+
+  test_support::TempDir temp{"cutile-cache-reliability"};
+  std::vector<uint8_t> bytecode;
+  CompileOptions options;
+};
+
+TEST_F(CacheReliability, BadCubinFromTileirasIsNeitherCachedNorServed) {
+  TileirasWrapper wrapper(toolchain, "printf garbage > \"$3\"; exit 0");
+  {
+    ScopedEnv tileiras("CUTILE_TILEIRAS", wrapper.path().string());
+    CubinCache cache(config());
+    const std::string message =
+        test_support::error_of<RuntimeError>([&] { cache.get(bytecode, options, kKernel); });
+    EXPECT_NE(message.find("the cubin is invalid: truncated: 7 bytes"), std::string::npos) << message;
+    EXPECT_FALSE(fs::exists(cache.entry_path(key())));
+    EXPECT_EQ(cache.stats().compiles, 0u);
+  }
+  CubinCache cache(config());
+  auto cached = cache.get(bytecode, options, kKernel);
+  EXPECT_EQ(cached->origin, Origin::compiled);
+}
+
+TEST_F(CacheReliability, EntryHoldingAnInvalidCubinIsDiscarded) {
+  CubinCache cache(config());
+  const std::vector<uint8_t> garbage{'g', 'a', 'r', 'b', 'a', 'g', 'e'};
+  write_binary(cache.entry_path(key()), encode_cache_entry(CacheEntry{key(), toolchain.release, garbage}));
+  testing::internal::CaptureStderr();
+  auto cached = cache.get(bytecode, options, kKernel);
+  const std::string stderr_text = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(cached->origin, Origin::compiled);
+  EXPECT_NE(cached->cubin, garbage);
+  EXPECT_EQ(stderr_text, "cutile: discarding corrupt cache entry " + cache.entry_path(key()).string() +
+                             ": not a valid cubin: truncated: 7 bytes, shorter than an ELF header\n");
+  EXPECT_EQ(cache.stats().corrupt_entries, 1u);
+  std::string why;
+  auto rewritten = decode_cache_entry(test_support::read_binary(cache.entry_path(key())), key(), &why);
+  ASSERT_TRUE(rewritten.has_value()) << why;
+  EXPECT_EQ(rewritten->cubin, cached->cubin);
+}
+
+}  // namespace
+}  // namespace cutile::compile
