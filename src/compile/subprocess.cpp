@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "cutile/error.hpp"
 
@@ -23,6 +24,9 @@ using Clock = std::chrono::steady_clock;
 
 // After SIGKILL the pipes close as soon as the group is gone; this bounds the wait if something escaped it.
 constexpr auto kDrainAfterKill = std::chrono::milliseconds(1000);
+// How often the child's exit is checked: soon at first, as most runs are short, then at most this often.
+constexpr auto kFirstExitPoll = std::chrono::milliseconds(1);
+constexpr auto kLastExitPoll = std::chrono::milliseconds(50);
 
 class Fd {
  public:
@@ -102,6 +106,17 @@ bool drain(int fd, std::string& into) {
   }
 }
 
+// Whether the child has been reaped into `status`; `flags` as for waitpid.
+bool reaped(pid_t pid, int& status, int flags) {
+  for (;;) {
+    const pid_t got = ::waitpid(pid, &status, flags);
+    if (got == pid) return true;
+    if (got < 0 && errno == EINTR) continue;
+    // ECHILD: a host that ignores SIGCHLD has it reaped by the kernel, and its status is lost.
+    return got < 0 && errno == ECHILD;
+  }
+}
+
 }  // namespace
 
 SubprocessResult run_subprocess(const std::vector<std::string>& argv, const SubprocessOptions& options) {
@@ -142,33 +157,50 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   SubprocessResult result;
   std::array<pollfd, 2> fds{pollfd{out.read_end.get(), POLLIN, 0}, pollfd{err.read_end.get(), POLLIN, 0}};
   std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
-  const bool limited = options.timeout.count() > 0;
-  auto deadline = start + options.timeout;
-  bool killed = false;
-  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    int wait_ms = -1;
-    if (limited || killed) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) {
-        if (killed) break;  // the group is dead but someone outside it still holds a pipe
-        ::kill(-pid, SIGKILL);
-        killed = true;
-        result.timed_out = true;
-        deadline = Clock::now() + kDrainAfterKill;
-        continue;
-      }
-      wait_ms = static_cast<int>(left);
+  const auto pipes_open = [&] { return fds[0].fd >= 0 || fds[1].fd >= 0; };
+  auto deadline = options.timeout.count() > 0 ? start + options.timeout : Clock::time_point::max();
+  auto exit_poll = kFirstExitPoll;
+  bool exited = false, killed = false;
+  int status = 0;
+  // The child's exit is polled for: end of file on its pipes says nothing about it (it can close them and
+  // run on), and a helper it left behind can hold them open after it exited.
+  while (!exited || pipes_open()) {
+    if (!exited && reaped(pid, status, WNOHANG)) {
+      exited = true;
+      ::kill(-pid, SIGKILL);  // what it started must not outlive it
+      deadline = std::min(deadline, Clock::now() + kDrainAfterKill);
+      continue;
     }
-    int ready = ::poll(fds.data(), fds.size(), wait_ms);
-    if (ready < 0 && errno != EINTR) break;
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      if (exited || killed) break;  // the group is dead but someone outside it still holds a pipe
+      ::kill(-pid, SIGKILL);
+      killed = result.timed_out = true;
+      deadline = now + kDrainAfterKill;
+      exit_poll = kFirstExitPoll;
+      continue;
+    }
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    if (!exited) {
+      wait = std::min(wait, exit_poll);
+      exit_poll = std::min(exit_poll * 2, kLastExitPoll);
+    }
+    if (!pipes_open()) {
+      std::this_thread::sleep_for(wait);
+      continue;
+    }
+    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) < 0 && errno != EINTR) {
+      fds[0].fd = fds[1].fd = -1;  // cannot read on: wait for the child alone
+      continue;
+    }
     for (size_t i = 0; i < fds.size(); ++i)
       if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        if (!drain(fds[i].fd, *sinks[i])) fds[i].fd = -1;  // negative fds are skipped by poll
+        if (!drain(fds[i].fd, *sinks[i])) {
+          fds[i].fd = -1;              // negative fds are skipped by poll
+          exit_poll = kFirstExitPoll;  // the exit usually follows closed output closely
+        }
   }
-
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  if (!exited) reaped(pid, status, 0);  // killed: SIGKILL ends it
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

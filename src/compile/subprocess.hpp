@@ -12,8 +12,10 @@ namespace cutile::compile {
 struct SubprocessOptions {
   /// Changes to the inherited environment: a value sets the variable, nullopt removes it.
   std::vector<std::pair<std::string, std::optional<std::string>>> environment;
-  /// Zero means no limit. On expiry the child's whole process group gets SIGKILL, so helpers it
-  /// started (tileiras runs ptxas) die with it and cannot keep the pipes open.
+  /// Zero means no limit. The limit covers the child's whole life, whether or not its output is still
+  /// open. On expiry the child's whole process group gets SIGKILL, so helpers it started (tileiras runs
+  /// ptxas) die with it and cannot keep the pipes open; whatever the child leaves running in its group
+  /// when it exits gets SIGKILL then.
   std::chrono::milliseconds timeout{0};
 };
 

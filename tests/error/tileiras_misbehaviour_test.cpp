@@ -1,8 +1,10 @@
 // A tileiras that misbehaves. The cubin it leaves behind with exit status 0 is checked before anyone uses
 // it: garbage, a truncated file, another machine's ELF or another kernel's cubin is refused with the defect
-// named and a reproducer bundle that holds the bad output.
+// named and a reproducer bundle that holds the bad output. Its time limit holds whatever it does with its
+// output.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -79,6 +81,16 @@ TEST_F(MisbehavingTileiras, CubinOfAnotherKernelIsRefused) {
       toolchain, "exec \"$REAL\" " + shell_quote(softmax.string()) + " \"$2\" \"$3\" --gpu-name sm_90");
   EXPECT_NE(failure(wrapper.toolchain()).find("no function symbol for entry 'vadd' in the symbol table"),
             std::string::npos);
+}
+
+TEST_F(MisbehavingTileiras, TimeoutHoldsAfterTileirasClosesItsOutput) {
+  TileirasWrapper wrapper(toolchain, "exec >/dev/null 2>&1; exec sleep 400");
+  options.timeout = std::chrono::milliseconds(300);
+  const auto start = std::chrono::steady_clock::now();
+  const std::string message = failure(wrapper.toolchain());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_TRUE(message.starts_with("tileiras failed for kernel 'vadd' (timed out after 300 ms) on sm_90"))
+      << message;
 }
 
 // Each defect of a real cubin, named.
