@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "compile/unique_fd.hpp"
 #include "cutile/compile/cache_dir.hpp"
 #include "cutile/compile/cubin_check.hpp"
 #include "cutile/error.hpp"
@@ -70,28 +71,112 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
-// Reads a whole file; nullopt with errno set when it cannot be opened or read.
-std::optional<std::vector<uint8_t>> read_whole_file(const fs::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::vector<uint8_t> bytes;
-  struct stat info {};
-  if (::fstat(fd, &info) == 0 && info.st_size > 0) bytes.reserve(static_cast<size_t>(info.st_size));
-  uint8_t buffer[65536];
-  for (;;) {
-    ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      int saved = errno;
-      ::close(fd);
-      errno = saved;
-      return std::nullopt;
-    }
-    if (got == 0) break;
-    bytes.insert(bytes.end(), buffer, buffer + got);
+// The fields before the payload.
+struct EntryHeader {
+  CacheEntry entry;  ///< its key and release; no cubin yet
+  uint64_t payload_length = 0;
+  Sha256Digest payload_digest{};
+  size_t size = 0;  ///< bytes before the payload
+};
+
+// The header at the start of `bytes`, which may hold more than the header; nullopt and *why when it is
+// damaged or for another key.
+std::optional<EntryHeader> decode_header(std::span<const uint8_t> bytes, const CacheKey& expected,
+                                         std::string* why) {
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return std::optional<EntryHeader>();
+  };
+  if (bytes.size() < kFixedPrefix)
+    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
+  if (!std::equal(std::begin(kMagic), std::end(kMagic), bytes.begin())) return fail("bad magic");
+  size_t at = sizeof kMagic;
+  if (auto version = get_le(bytes, at, 4); version != kCacheFormatVersion)
+    return fail("format version " + std::to_string(version) + ", expected " +
+                std::to_string(kCacheFormatVersion));
+  at += 4;
+  EntryHeader header;
+  CacheKey& key = header.entry.key;
+  std::copy_n(bytes.begin() + at, key.digest.size(), key.digest.begin());
+  at += key.digest.size();
+  if (key != expected) return fail("it holds key " + key.hex() + ", not " + expected.hex());
+  const uint64_t release_length = get_le(bytes, at, 4);
+  at += 4;
+  if (release_length > kMaxReleaseLength)
+    return fail("toolchain release length " + std::to_string(release_length) + " is implausible");
+  if (bytes.size() < at + release_length + kFixedSuffix)
+    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
+  header.entry.toolchain_release.assign(bytes.begin() + at, bytes.begin() + at + release_length);
+  at += release_length;
+  header.payload_length = get_le(bytes, at, 8);
+  at += 8;
+  std::copy_n(bytes.begin() + at, header.payload_digest.size(), header.payload_digest.begin());
+  header.size = at + header.payload_digest.size();
+  return header;
+}
+
+std::string promise_broken(uint64_t payload_length, uint64_t following) {
+  return "the header promises a " + std::to_string(payload_length) + "-byte cubin but " +
+         std::to_string(following) + " bytes follow";
+}
+
+// Reads into `bytes` from `offset` until it is full or the file ends, and shrinks it to what was read;
+// false with errno set when a read fails.
+bool read_into(int fd, uint64_t offset, std::vector<uint8_t>& bytes) {
+  size_t got = offset;
+  while (got < bytes.size()) {
+    ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
   }
-  ::close(fd);
-  return bytes;
+  bytes.resize(got);
+  return true;
+}
+
+// A disk entry as read: the entry, or what is wrong with the file, or the errno of a failed open or read.
+struct EntryFile {
+  std::optional<CacheEntry> entry;
+  std::string corrupt;
+  int error = 0;
+};
+
+// Reads the entry of `key` at `path`, no further than its header's stated size and `cap`, so that a huge
+// file costs one header read, not its size in memory.
+EntryFile read_entry_file(const fs::path& path, const CacheKey& key, uint64_t cap) {
+  EntryFile file;
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat info {};
+  if (!fd || ::fstat(fd.get(), &info) != 0) {
+    file.error = errno;
+    return file;
+  }
+  const auto size = static_cast<uint64_t>(info.st_size);
+  if (size > cap) {
+    file.corrupt = "the file has " + std::to_string(size) + " bytes, more than the cache's cap of " +
+                   std::to_string(cap) + " bytes";
+    return file;
+  }
+  std::vector<uint8_t> bytes(std::min<uint64_t>(size, kFixedPrefix + kMaxReleaseLength + kFixedSuffix));
+  if (!read_into(fd.get(), 0, bytes)) {
+    file.error = errno;
+    return file;
+  }
+  auto header = decode_header(bytes, key, &file.corrupt);
+  if (!header) return file;
+  if (header->payload_length != size - header->size) {
+    file.corrupt = promise_broken(header->payload_length, size - header->size);
+    return file;
+  }
+  const size_t head = bytes.size();
+  bytes.resize(size);
+  if (!read_into(fd.get(), head, bytes)) {
+    file.error = errno;
+    return file;
+  }
+  file.entry = decode_cache_entry(bytes, key, &file.corrupt);
+  return file;
 }
 
 bool write_all(int fd, std::span<const uint8_t> bytes) {
@@ -135,39 +220,15 @@ std::optional<CacheEntry> decode_cache_entry(std::span<const uint8_t> bytes, con
     if (why) *why = std::move(reason);
     return std::optional<CacheEntry>();
   };
-  if (bytes.size() < kFixedPrefix)
-    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
-  if (!std::equal(std::begin(kMagic), std::end(kMagic), bytes.begin())) return fail("bad magic");
-  size_t at = sizeof kMagic;
-  if (auto version = get_le(bytes, at, 4); version != kCacheFormatVersion)
-    return fail("format version " + std::to_string(version) + ", expected " +
-                std::to_string(kCacheFormatVersion));
-  at += 4;
-  CacheEntry entry;
-  std::copy_n(bytes.begin() + at, entry.key.digest.size(), entry.key.digest.begin());
-  at += entry.key.digest.size();
-  if (entry.key != expected) return fail("it holds key " + entry.key.hex() + ", not " + expected.hex());
-  const uint64_t release_length = get_le(bytes, at, 4);
-  at += 4;
-  if (release_length > kMaxReleaseLength)
-    return fail("toolchain release length " + std::to_string(release_length) + " is implausible");
-  if (bytes.size() < at + release_length + kFixedSuffix)
-    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
-  entry.toolchain_release.assign(bytes.begin() + at, bytes.begin() + at + release_length);
-  at += release_length;
-  const uint64_t payload_length = get_le(bytes, at, 8);
-  at += 8;
-  Sha256Digest recorded{};
-  std::copy_n(bytes.begin() + at, recorded.size(), recorded.begin());
-  at += recorded.size();
-  if (payload_length != bytes.size() - at)
-    return fail("the header promises a " + std::to_string(payload_length) + "-byte cubin but " +
-                std::to_string(bytes.size() - at) + " bytes follow");
-  if (payload_length == 0) return fail("empty cubin");
-  auto payload = bytes.subspan(at);
-  if (sha256(payload) != recorded) return fail("the cubin's SHA-256 does not match the header");
-  entry.cubin.assign(payload.begin(), payload.end());
-  return entry;
+  auto header = decode_header(bytes, expected, why);
+  if (!header) return std::nullopt;
+  if (header->payload_length != bytes.size() - header->size)
+    return fail(promise_broken(header->payload_length, bytes.size() - header->size));
+  if (header->payload_length == 0) return fail("empty cubin");
+  auto payload = bytes.subspan(header->size);
+  if (sha256(payload) != header->payload_digest) return fail("the cubin's SHA-256 does not match the header");
+  header->entry.cubin.assign(payload.begin(), payload.end());
+  return std::move(header->entry);
 }
 
 CacheConfig CacheConfig::from_env() {
@@ -328,15 +389,10 @@ CubinCache::Result CubinCache::compile(const CacheKey& key, std::span<const uint
 
 std::optional<CacheEntry> CubinCache::read_entry(const CacheKey& key) {
   const fs::path path = entry_path(key);
-  auto bytes = read_whole_file(path);
-  if (!bytes) {
-    if (errno != ENOENT && errno != ENOTDIR) ++counters_.disk_errors;
-    return std::nullopt;
-  }
-  std::string why;
-  auto entry = decode_cache_entry(*bytes, key, &why);
-  if (!entry) discard(path, why);
-  return entry;
+  EntryFile file = read_entry_file(path, key, config_.max_bytes);
+  if (file.error != 0 && file.error != ENOENT && file.error != ENOTDIR) ++counters_.disk_errors;
+  if (!file.corrupt.empty()) discard(path, file.corrupt);
+  return std::move(file.entry);
 }
 
 void CubinCache::discard(const fs::path& path, const std::string& why) {
@@ -348,6 +404,8 @@ void CubinCache::discard(const fs::path& path, const std::string& why) {
 
 void CubinCache::write_entry(const CacheEntry& entry) {
   static std::atomic<uint64_t> temp_counter{0};
+  const auto bytes = encode_cache_entry(entry);
+  if (bytes.size() > config_.max_bytes) return;  // readers refuse it: it stays in memory only
   const fs::path path = entry_path(entry.key);
   const fs::path dir = path.parent_path();
   std::error_code ec;
@@ -359,7 +417,6 @@ void CubinCache::write_entry(const CacheEntry& entry) {
   }
   const fs::path temp = dir / (path.stem().string() + ".tmp." + std::to_string(::getpid()) + "." +
                                std::to_string(temp_counter++));
-  const auto bytes = encode_cache_entry(entry);
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   bool written = fd >= 0 && write_all(fd, bytes) && ::fsync(fd) == 0;
   std::string why = written ? "" : errno_text();

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <thread>
 
+#include "compile/unique_fd.hpp"
 #include "cutile/error.hpp"
 
 extern char** environ;
@@ -28,25 +29,9 @@ constexpr auto kDrainAfterKill = std::chrono::milliseconds(1000);
 constexpr auto kFirstExitPoll = std::chrono::milliseconds(1);
 constexpr auto kLastExitPoll = std::chrono::milliseconds(50);
 
-class Fd {
- public:
-  Fd() = default;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
-
 // Both ends close on exec; the child gets its copies through dup2, which clears the flag.
 struct Pipe {
-  Fd read_end, write_end;
+  UniqueFd read_end, write_end;
   Pipe() {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)

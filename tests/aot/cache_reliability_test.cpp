@@ -84,5 +84,53 @@ TEST_F(CacheReliability, EntryHoldingAnInvalidCubinIsDiscarded) {
   EXPECT_EQ(rewritten->cubin, cached->cubin);
 }
 
+// A 40 GiB sparse file where an entry belongs is reported, deleted and recompiled, never read whole.
+TEST_F(CacheReliability, HugeEntryFileIsCorrupt) {
+  CubinCache cache(config());
+  const fs::path path = cache.entry_path(key());
+  write_binary(path, {});
+  fs::resize_file(path, uint64_t{40} << 30);
+  testing::internal::CaptureStderr();
+  auto cached = cache.get(bytecode, options, kKernel);
+  const std::string stderr_text = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(cached->origin, Origin::compiled);
+  EXPECT_EQ(stderr_text,
+            "cutile: discarding corrupt cache entry " + path.string() +
+                ": the file has 42949672960 bytes, more than the cache's cap of 1073741824 bytes\n");
+  EXPECT_EQ(cache.stats().corrupt_entries, 1u);
+  EXPECT_LT(fs::file_size(path), uint64_t{1} << 20);  // rewritten whole
+}
+
+// An entry followed by 40 GiB more than its header states, under a cap that allows the size: the header
+// bounds the read.
+TEST_F(CacheReliability, EntryLongerThanItsHeaderSaysIsCorrupt) {
+  std::vector<uint8_t> cubin;
+  {
+    CubinCache writer(config());
+    cubin = writer.get(bytecode, options, kKernel)->cubin;
+  }
+  CubinCache cache(config(uint64_t{1} << 40));
+  const fs::path path = cache.entry_path(key());
+  fs::resize_file(path, uint64_t{40} << 30);
+  testing::internal::CaptureStderr();
+  auto cached = cache.get(bytecode, options, kKernel);
+  const std::string stderr_text = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(cached->origin, Origin::compiled);
+  EXPECT_NE(stderr_text.find(": the header promises a " + std::to_string(cubin.size()) + "-byte cubin but "),
+            std::string::npos)
+      << stderr_text;
+  EXPECT_EQ(cache.stats().corrupt_entries, 1u);
+}
+
+// No entry may be larger than the cap (readers refuse it), so such a kernel stays in memory only.
+TEST_F(CacheReliability, EntryLargerThanTheCapIsNotWritten) {
+  for (int run = 0; run < 2; ++run) {
+    CubinCache cache(config(1000));
+    EXPECT_EQ(cache.get(bytecode, options, kKernel)->origin, Origin::compiled);
+    EXPECT_FALSE(fs::exists(cache.entry_path(key())));
+    EXPECT_EQ(cache.stats().corrupt_entries, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace cutile::compile

@@ -8,9 +8,10 @@
 // Disk layout: <dir>/<hex[0:2]>/<hex>.cubin, one file per key, in the format of encode_cache_entry().
 // Writes go to a unique temporary file in the same directory, are fsync'ed and renamed into place, so
 // concurrent processes only ever see whole entries. Every read is verified, the cubin too
-// (cubin_check.hpp); an entry that fails is reported once on stderr, deleted and recompiled. After each
-// write, least-recently-used entries (by mtime; a hit touches it) are evicted until the directory is under
-// max_bytes.
+// (cubin_check.hpp); an entry that fails is reported once on stderr, deleted and recompiled. A read goes no
+// further than the entry header's stated size and max_bytes: a larger file is corrupt. After each write,
+// least-recently-used entries (by mtime; a hit touches it) are evicted until the directory is under
+// max_bytes; an entry larger than max_bytes is not written.
 //
 // Toolchain rule: an entry records the tileiras release that compiled it. With tileiras installed, an
 // entry of another release is recompiled; without tileiras it is used as is. "No toolchain" is a normal
