@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -25,7 +26,9 @@ namespace {
 constexpr std::array<std::string_view, 12> kGpuNames{"sm_80",  "sm_86",  "sm_87",  "sm_88",
                                                      "sm_89",  "sm_90",  "sm_100", "sm_103",
                                                      "sm_107", "sm_110", "sm_120", "sm_121"};
+// How much of tileiras' stderr a message quotes.
 constexpr size_t kDiagnosticLines = 4;
+constexpr size_t kDiagnosticChars = 600;
 
 // A private mkdtemp directory, removed with everything in it however the compilation ends.
 class TempDir {
@@ -95,17 +98,38 @@ std::string failure_status(const SubprocessResult& result, const CompileOptions&
   return "exit 0 but " + *defect;  // a clean exit fails only for what output_problem() found
 }
 
+// `line` as printable ASCII: tabs become spaces, other bytes \xNN, so that a NUL cannot cut a C string
+// (what(), the C ABI's last error) short and escape sequences do not reach a terminal.
+std::string printable(std::string_view line) {
+  std::string text;
+  for (char c : line) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte == '\t') {
+      text += ' ';
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      text += c;
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      text += escaped;
+    }
+  }
+  return text;
+}
+
+// tileiras' first non-blank lines, printable and at most kDiagnosticChars long; stderr.txt has them all.
 std::string first_lines(const std::string& text) {
   std::string lines;
   size_t count = 0;
   for (size_t begin = 0; begin < text.size() && count < kDiagnosticLines;) {
     size_t end = std::min(text.find('\n', begin), text.size());
-    std::string line = text.substr(begin, end - begin);
-    if (line.find_first_not_of(" \t\r") != std::string::npos) {
-      lines += (count++ ? " | " : "") + line;
-    }
+    // More of a line than the message can quote need not be made printable.
+    std::string_view line = std::string_view(text).substr(begin, std::min(end - begin, kDiagnosticChars + 1));
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+      lines += (count++ ? " | " : "") + printable(line);
     begin = end + 1;
   }
+  if (lines.size() > kDiagnosticChars) lines = lines.substr(0, kDiagnosticChars) + "...";
   return lines.empty() ? "(no diagnostics on stderr)" : lines;
 }
 
@@ -219,8 +243,8 @@ CompileResult compile_to_cubin(const Toolchain& toolchain, std::span<const uint8
     bundle = "reproducer bundle not written: " + error.message();
   }
   throw RuntimeError("tileiras failed for kernel '" + std::string(kernel_name) + "' (" +
-                     failure_status(result, options, defect) + ") on " + options.gpu_name + ": " +
-                     first_lines(result.stderr_text) + "; " + bundle);
+                     failure_status(result, options, defect) + ") on " + options.gpu_name + "; " + bundle +
+                     "; stderr: " + first_lines(result.stderr_text));
 }
 
 }  // namespace cutile::compile

@@ -1,7 +1,7 @@
 // A tileiras that misbehaves. The cubin it leaves behind with exit status 0 is checked before anyone uses
 // it: garbage, a truncated file, another machine's ELF or another kernel's cubin is refused with the defect
 // named and a reproducer bundle that holds the bad output. Its time limit holds whatever it does with its
-// output.
+// output. What it prints reaches messages as printable text of bounded length, after the bundle's path.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -119,6 +119,31 @@ TEST_F(MisbehavingTileiras, EachDefectIsNamed) {
       std::string::npos);
   EXPECT_EQ(problem([](auto&) {}, {"vadd", "other"}),
             "no function symbol for entry 'other' in the symbol table");
+}
+
+TEST_F(MisbehavingTileiras, StderrIsMadePrintableAndFollowsTheBundle) {
+  TileirasWrapper wrapper(toolchain, "printf 'error: bad\\000hidden \\033[31mred\\033[0m\\n' >&2; exit 1");
+  try {
+    compile_to_cubin(wrapper.toolchain(), bytecode, options, "vadd");
+    FAIL() << "compile_to_cubin did not throw";
+  } catch (const RuntimeError& error) {
+    const std::string what = error.what();  // as the C ABI's last_error sees it
+    EXPECT_EQ(what, "cutile runtime error: " + error.message());
+    EXPECT_EQ(what.find('\x1b'), std::string::npos) << what;
+    const auto bundle = what.find("; reproducer bundle: ");
+    const auto said = what.find("; stderr: error: bad\\x00hidden \\x1b[31mred\\x1b[0m");
+    EXPECT_NE(bundle, std::string::npos) << what;
+    EXPECT_NE(said, std::string::npos) << what;
+    EXPECT_LT(bundle, said) << what;
+  }
+}
+
+TEST_F(MisbehavingTileiras, LongStderrIsCapped) {
+  TileirasWrapper wrapper(toolchain, "head -c 1000000 /dev/zero | tr '\\000' x >&2; exit 1");
+  const std::string message = failure(wrapper.toolchain());
+  EXPECT_LT(message.size(), 1500u) << message.substr(0, 300);
+  EXPECT_TRUE(message.ends_with("xxx...")) << message.substr(message.size() - 100);
+  EXPECT_EQ(fs::file_size(bundle_of(message) / "stderr.txt"), 1000000u);
 }
 
 }  // namespace
