@@ -3,13 +3,15 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -62,19 +64,57 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   return pointers;
 }
 
-// Owns the spawn attributes and file actions, which must be destroyed on every path.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
+// `name` as the shell finds it: a path as is, else the first executable of that name on this process's PATH
+// (else the name, for execve to fail on).
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "/bin:/usr/bin";
+  for (size_t begin = 0; begin <= dirs.size();) {
+    size_t end = std::min(dirs.find(':', begin), dirs.size());
+    const std::string dir(dirs.substr(begin, end - begin));
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    struct stat info {};
+    if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    begin = end + 1;
   }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-  }
-};
+  return name;
+}
+
+// Makes `fd` the descriptor `target` of this process, open across exec.
+void move_fd(int fd, int target) {
+  if (fd == target)
+    ::fcntl(fd, F_SETFD, 0);
+  else
+    ::dup2(fd, target);
+}
+
+// The child between fork and exec: only async-signal-safe calls, as the host may have other threads. A
+// new process group, so that a timeout can kill the child and everything it started; SIGKILL when the
+// thread that started it ends, which is when the host dies, since that thread waits for the child; stdin
+// from /dev/null; default SIGPIPE (a host that ignores it must not pass that on) and no blocked signals.
+[[noreturn]] void exec_child(const char* program, char* const* argv, char* const* envp, pid_t parent, int out,
+                             int err, int report) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);  // the host died before the line above
+  const int null = ::open("/dev/null", O_RDONLY);
+  if (null >= 0) move_fd(null, STDIN_FILENO);
+  move_fd(out, STDOUT_FILENO);
+  move_fd(err, STDERR_FILENO);
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  ::sigaction(SIGPIPE, &default_action, nullptr);
+  sigset_t none;
+  ::sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::execve(program, argv, envp);
+  const int error = errno;
+  [[maybe_unused]] auto written = ::write(report, &error, sizeof error);
+  ::_exit(127);
+}
 
 // Reads whatever is available; returns false at end of file.
 bool drain(int fd, std::string& into) {
@@ -112,32 +152,29 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   std::vector<char*> c_args = c_strings(args);
   std::vector<char*> c_env = c_strings(env);
 
-  Pipe out, err;
-
-  // posix_spawn rather than fork: safe in multi-threaded hosts, and exec failures come back as its result.
-  SpawnSetup setup;
-  posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&setup.actions, out.write_end.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, err.write_end.get(), STDERR_FILENO);
-  // A new process group, so that a timeout can kill the child and everything it started.
-  posix_spawnattr_setpgroup(&setup.attributes, 0);
-  // A host that ignores SIGPIPE must not pass that on; the child gets default dispositions and no mask.
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigemptyset(&empty);
-  posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
-  posix_spawnattr_setsigmask(&setup.attributes, &empty);
-  posix_spawnattr_setflags(&setup.attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  const std::string program = find_program(argv[0]);
+  Pipe out, err, report;  // report: the errno of a failed exec; it closes on a successful one
 
   const auto start = Clock::now();
-  pid_t pid = -1;
-  int spawn_error =
-      ::posix_spawnp(&pid, c_args[0], &setup.actions, &setup.attributes, c_args.data(), c_env.data());
-  if (spawn_error != 0) throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(spawn_error));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw RuntimeError("cannot run '" + argv[0] + "': fork failed: " + std::strerror(errno));
+  if (pid == 0)
+    exec_child(program.c_str(), c_args.data(), c_env.data(), parent, out.write_end.get(), err.write_end.get(),
+               report.write_end.get());
+  ::setpgid(pid, pid);  // as the child does, so that the group exists whichever runs first
   out.write_end.reset();
   err.write_end.reset();
+  report.write_end.reset();
+  int exec_error = 0;
+  ssize_t got;
+  while ((got = ::read(report.read_end.get(), &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  if (got == sizeof exec_error) {
+    int status = 0;
+    reaped(pid, status, 0);
+    throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(exec_error));
+  }
 
   SubprocessResult result;
   std::array<pollfd, 2> fds{pollfd{out.read_end.get(), POLLIN, 0}, pollfd{err.read_end.get(), POLLIN, 0}};

@@ -31,7 +31,8 @@ struct SubprocessResult {
 };
 
 /// argv[0] is a path or a name looked up on PATH. Throws cutile::RuntimeError when the program
-/// cannot be started; any exit status, signal or timeout is reported in the result instead.
+/// cannot be started; any exit status, signal or timeout is reported in the result instead. The child
+/// gets SIGKILL if the host dies first (PR_SET_PDEATHSIG), so that a killed host leaves no tileiras behind.
 SubprocessResult run_subprocess(const std::vector<std::string>& argv, const SubprocessOptions& options = {});
 
 /// Quotes one word for a POSIX shell, for command lines written into logs and reproducers.

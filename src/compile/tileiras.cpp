@@ -1,5 +1,8 @@
 #include "cutile/compile/tileiras.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,8 +14,10 @@
 #include <ctime>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 
 #include "compile/subprocess.hpp"
+#include "compile/unique_fd.hpp"
 #include "cutile/compile/cache_dir.hpp"
 #include "cutile/compile/cubin_check.hpp"
 #include "cutile/error.hpp"
@@ -30,18 +35,51 @@ constexpr std::array<std::string_view, 12> kGpuNames{"sm_80",  "sm_86",  "sm_87"
 constexpr size_t kDiagnosticLines = 4;
 constexpr size_t kDiagnosticChars = 600;
 
-// A private mkdtemp directory, removed with everything in it however the compilation ends.
+// Scratch directories: <temp>/cutile-tileiras-XXXXXX (mkdtemp's six characters).
+constexpr std::string_view kScratchPrefix = "cutile-tileiras-";
+// A scratch directory untouched this long and locked by no process was left by one that died. Younger ones
+// are left alone: between mkdtemp and its lock, or of a cutile that took no lock, one may still be in use.
+constexpr std::time_t kStaleScratchSeconds = 3600;
+
+fs::path scratch_base() {
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  return ec ? fs::path("/tmp") : base;
+}
+
+// Removes the scratch directories that processes killed mid-compilation left in `base`: only ours (this
+// user's, named so, a directory and not a link to one), only stale ones (old, and not locked by the live
+// compilation that owns it).
+void sweep_scratch(const fs::path& base) {
+  std::error_code ec;
+  for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(kScratchPrefix) || name.size() != kScratchPrefix.size() + 6) continue;
+    UniqueFd dir(::open(it->path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat info {};
+    if (!dir || ::fstat(dir.get(), &info) != 0 || info.st_uid != ::geteuid()) continue;
+    if (std::time(nullptr) - info.st_mtime < kStaleScratchSeconds) continue;
+    if (::flock(dir.get(), LOCK_EX | LOCK_NB) != 0) continue;
+    std::error_code remove_ec;
+    fs::remove_all(it->path(), remove_ec);
+  }
+}
+
+// A private mkdtemp directory, removed with everything in it however the compilation ends, and locked
+// while it exists so that no sweep takes it for stale. The first one of a process sweeps stale ones.
 class TempDir {
  public:
   TempDir() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "cutile-tileiras-XXXXXX").string();
+    const fs::path base = scratch_base();
+    static std::once_flag swept;
+    std::call_once(swept, [&] { sweep_scratch(base); });
+    std::string pattern = (base / (std::string(kScratchPrefix) + "XXXXXX")).string();
     if (::mkdtemp(pattern.data()) == nullptr)
       throw RuntimeError("cannot create a temporary directory in " + base.string() + ": " +
                          std::strerror(errno));
     path_ = pattern;
+    lock_.reset(::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (lock_) ::flock(lock_.get(), LOCK_EX);
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -53,6 +91,7 @@ class TempDir {
 
  private:
   fs::path path_;
+  UniqueFd lock_;
 };
 
 void write_file(const fs::path& path, std::string_view bytes) {

@@ -2,17 +2,25 @@
 // it: garbage, a truncated file, another machine's ELF or another kernel's cubin is refused with the defect
 // named and a reproducer bundle that holds the bad output. Its time limit holds whatever it does with its
 // output. What it prints reaches messages as printable text of bounded length, after the bundle's path.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cutile/compile/cubin_check.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/error.hpp"
+#include "support/cutile_ir_tool.hpp"
 #include "support/error_of.hpp"
+#include "support/process_state.hpp"
 #include "support/temp_dir.hpp"
 #include "support/tileiras_wrapper.hpp"
 #include "support/toolchain_fixture.hpp"
@@ -144,6 +152,86 @@ TEST_F(MisbehavingTileiras, LongStderrIsCapped) {
   EXPECT_LT(message.size(), 1500u) << message.substr(0, 300);
   EXPECT_TRUE(message.ends_with("xxx...")) << message.substr(message.size() - 100);
   EXPECT_EQ(fs::file_size(bundle_of(message) / "stderr.txt"), 1000000u);
+}
+
+// Starts `argv` with `environment` added to this process's, without waiting for it.
+pid_t start_process(const std::vector<std::string>& argv, const std::vector<std::string>& environment) {
+  std::vector<std::string> words = argv, env = environment;
+  for (char** entry = environ; *entry; ++entry) env.emplace_back(*entry);
+  std::vector<char*> c_argv, c_env;
+  for (auto& w : words) c_argv.push_back(w.data());
+  for (auto& e : env) c_env.push_back(e.data());
+  c_argv.push_back(nullptr);
+  c_env.push_back(nullptr);
+  pid_t pid = -1;
+  EXPECT_EQ(::posix_spawn(&pid, c_argv[0], nullptr, nullptr, c_argv.data(), c_env.data()), 0);
+  return pid;
+}
+
+std::vector<fs::path> scratch_dirs(const fs::path& tmp) {
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(tmp))
+    if (entry.path().filename().string().starts_with("cutile-tileiras-")) dirs.push_back(entry.path());
+  return dirs;
+}
+
+// A host killed while tileiras runs takes tileiras with it; the scratch directory it leaves is swept by a
+// later compilation once it is stale, and nothing else is.
+TEST_F(MisbehavingTileiras, KilledHostTakesTileirasWithItAndItsScratchIsSwept) {
+  ASSERT_NE(std::string(test_support::kCutileIrTool), "");
+  test_support::TempDir scratch("cutile-killed-host");
+  const fs::path tmp = scratch.path() / "tmp", pid_file = scratch.path() / "tileiras.pid";
+  fs::create_directories(tmp);
+  TileirasWrapper wrapper(toolchain, "echo $$ > " + shell_quote(pid_file.string()) + "; exec sleep 400");
+  const std::vector<std::string> environment{"TMPDIR=" + tmp.string(),
+                                             "CUTILE_TILEIRAS=" + wrapper.path().string(),
+                                             "CUTILE_CACHE_DIR=" + (scratch.path() / "cache").string()};
+  const std::string input = test_support::reference_bytecode_path().string();
+  const std::string output = (scratch.path() / "out.cubin").string();
+
+  const pid_t host = start_process(
+      {test_support::kCutileIrTool, "compile", input, "--gpu", "sm_90", "-o", output}, environment);
+  std::error_code ec;
+  for (int i = 0; i < 1500 && !(fs::exists(pid_file, ec) && fs::file_size(pid_file, ec) > 0); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  pid_t tileiras = 0;
+  std::ifstream(pid_file) >> tileiras;
+  ASSERT_GT(tileiras, 0) << "tileiras did not start";
+  ::kill(host, SIGKILL);
+  ::waitpid(host, nullptr, 0);
+  EXPECT_TRUE(test_support::process_ends_within(tileiras, std::chrono::milliseconds(5000)));
+  if (test_support::process_alive(tileiras)) ::kill(tileiras, SIGKILL);
+
+  const auto left = scratch_dirs(tmp);
+  ASSERT_EQ(left.size(), 1u);
+  // Beside it: a fresh one, one in use (locked) and others that are not ours to remove.
+  const auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(2);
+  const fs::path fresh = tmp / "cutile-tileiras-fresh0", in_use = tmp / "cutile-tileiras-inuse0",
+                 other = tmp / "cutile-other-stale0", link = tmp / "cutile-tileiras-link00";
+  for (const auto& dir : {fresh, in_use, other}) fs::create_directory(dir);
+  fs::create_directory_symlink(other, link);
+  for (const auto& path : {left.front(), in_use, other}) fs::last_write_time(path, long_ago);
+  const int lock = ::open(in_use.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  ASSERT_EQ(::flock(lock, LOCK_EX | LOCK_NB), 0);
+  const fs::path foreign = tmp / "cutile-tileiras-nobody";
+  const bool can_chown = ::geteuid() == 0;  // another user's directory, where this test may make one
+  if (can_chown) {
+    fs::create_directory(foreign);
+    fs::last_write_time(foreign, long_ago);
+    ASSERT_EQ(::chown(foreign.c_str(), 65534, 65534), 0);
+  }
+
+  SubprocessOptions run;
+  run.environment = {{"TMPDIR", tmp.string()}, {"CUTILE_TILEIRAS", std::nullopt}};
+  const auto again =
+      run_subprocess({test_support::kCutileIrTool, "compile", input, "--gpu", "sm_90", "-o", output}, run);
+  ::close(lock);
+  EXPECT_TRUE(again.succeeded()) << again.stderr_text;
+  EXPECT_FALSE(fs::exists(left.front()));
+  for (const auto& path : {fresh, in_use, other}) EXPECT_TRUE(fs::is_directory(path)) << path;
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(can_chown, fs::is_directory(foreign));
+  EXPECT_EQ(scratch_dirs(tmp).size(), can_chown ? 4u : 3u);  // fresh, in use, the link, another user's
 }
 
 }  // namespace
