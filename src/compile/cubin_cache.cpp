@@ -461,15 +461,16 @@ void CubinCache::evict(const fs::path& keep) {
     const std::string name = it->path().filename().string();
     auto used = it->last_write_time(file_ec);
     if (file_ec) continue;
-    if (name.find(".tmp.") != std::string::npos) {
-      if (now - used > kStaleTempAge) fs::remove(it->path(), file_ec);
+    const bool temporary = name.find(".tmp.") != std::string::npos;
+    if (!temporary && !name.ends_with(".cubin")) continue;
+    if (temporary && now - used > kStaleTempAge) {
+      fs::remove(it->path(), file_ec);
       continue;
     }
-    if (!name.ends_with(".cubin")) continue;
     uint64_t size = it->file_size(file_ec);
     if (file_ec) continue;
-    entries.push_back({it->path(), size, used});
-    total += size;
+    total += size;  // a temporary file in flight takes room too; only entries are evicted
+    if (!temporary) entries.push_back({it->path(), size, used});
   }
   if (total <= config_.max_bytes) return;
   std::sort(entries.begin(), entries.end(), [](const File& a, const File& b) { return a.used < b.used; });

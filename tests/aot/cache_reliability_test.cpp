@@ -132,5 +132,25 @@ TEST_F(CacheReliability, EntryLargerThanTheCapIsNotWritten) {
   }
 }
 
+// A temporary file counts against the cap whatever its age: a young 20 GiB one under a 1 MiB cap makes the
+// next write evict the other entries.
+TEST_F(CacheReliability, TemporaryFilesCountAgainstTheCap) {
+  CompileOptions o2 = options;
+  o2.opt_level = 2;
+  const CacheKey k2 = cubin_cache_key(bytecode, o2);
+  {
+    CubinCache filler(config(1 << 20));
+    filler.get(bytecode, options, kKernel);
+  }
+  CubinCache cache(config(1 << 20));
+  const fs::path temp_file = cache.entry_path(k2).parent_path() / (k2.hex() + ".tmp.4194304.0");
+  write_binary(temp_file, {});
+  fs::resize_file(temp_file, uint64_t{20} << 30);
+  EXPECT_EQ(cache.get(bytecode, o2, kKernel)->origin, Origin::compiled);
+  EXPECT_FALSE(fs::exists(cache.entry_path(key())));
+  EXPECT_TRUE(fs::exists(cache.entry_path(k2)));  // the entry just written stays
+  EXPECT_EQ(cache.stats().evictions, 1u);
+}
+
 }  // namespace
 }  // namespace cutile::compile

@@ -10,8 +10,8 @@
 // concurrent processes only ever see whole entries. Every read is verified, the cubin too
 // (cubin_check.hpp); an entry that fails is reported once on stderr, deleted and recompiled. A read goes no
 // further than the entry header's stated size and max_bytes: a larger file is corrupt. After each write,
-// least-recently-used entries (by mtime; a hit touches it) are evicted until the directory is under
-// max_bytes; an entry larger than max_bytes is not written.
+// least-recently-used entries (by mtime; a hit touches it) are evicted until the directory, temporary files
+// included, is under max_bytes; an entry larger than max_bytes is not written.
 //
 // Toolchain rule: an entry records the tileiras release that compiled it. With tileiras installed, an
 // entry of another release is recompiled; without tileiras it is used as is. "No toolchain" is a normal
