@@ -135,9 +135,11 @@ bool read_into(int fd, uint64_t offset, std::vector<uint8_t>& bytes) {
   return true;
 }
 
-// A disk entry as read: the entry, or what is wrong with the file, or the errno of a failed open or read.
+// A disk entry as read: the entry, or why it cannot be trusted, or what is wrong with it, or the errno of a
+// failed open or read.
 struct EntryFile {
   std::optional<CacheEntry> entry;
+  std::string untrusted;
   std::string corrupt;
   int error = 0;
 };
@@ -146,10 +148,23 @@ struct EntryFile {
 // file costs one header read, not its size in memory.
 EntryFile read_entry_file(const fs::path& path, const CacheKey& key, uint64_t cap) {
   EntryFile file;
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // Not through a link, and not waiting on a FIFO someone put there.
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
   struct stat info {};
+  if (!fd && errno == ELOOP) {
+    file.untrusted = "it is a symbolic link";
+    return file;
+  }
   if (!fd || ::fstat(fd.get(), &info) != 0) {
     file.error = errno;
+    return file;
+  }
+  if (auto problem = trust_problem(info.st_uid, info.st_mode)) {
+    file.untrusted = "it is " + *problem;
+    return file;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    file.corrupt = "not a regular file";
     return file;
   }
   const auto size = static_cast<uint64_t>(info.st_size);
@@ -255,11 +270,23 @@ CacheConfig CacheConfig::from_env() {
 
 CubinCache::CubinCache(CacheConfig config) : config_(std::move(config)), writable_(config_.disk_enabled) {
   if (!config_.disk_enabled) return;
-  std::error_code ec;
-  fs::create_directories(config_.dir, ec);
-  if (ec || !fs::is_directory(config_.dir, ec))
-    disable_writes("cannot create " + config_.dir.string() + ": " +
-                   (ec ? ec.message() : std::string("not a directory")));
+  if (auto ec = create_private_directories(config_.dir))
+    disable_writes("cannot create " + config_.dir.string() + ": " + ec.message());
+  // Entries already there are still read when writes fail (a copied cache), but only from directories that
+  // no one else can write.
+  for (const fs::path& dir : {config_.dir.parent_path(), config_.dir}) {
+    struct stat info {};
+    if (dir.empty() || ::stat(dir.c_str(), &info) != 0) continue;
+    if (auto problem = trust_problem(info.st_uid, info.st_mode)) {
+      std::fprintf(stderr,
+                   "cutile: cubin disk cache disabled, compiled kernels are kept in memory only: %s is %s; "
+                   "point CUTILE_CACHE_DIR at a directory only this user can write\n",
+                   dir.c_str(), problem->c_str());
+      config_.disk_enabled = false;
+      writable_ = false;
+      return;
+    }
+  }
 }
 
 CubinCache& CubinCache::global() {
@@ -343,7 +370,7 @@ CubinCache::Result CubinCache::load_or_compile(const CacheKey& key, std::span<co
       if (installed && installed->release != entry->toolchain_release) {
         ++counters_.stale_entries;
       } else if (auto defect = cubin_problem(entry->cubin, entry_names(bytecode))) {
-        discard(entry_path(key), "not a valid cubin: " + *defect);
+        discard(entry_path(key), "corrupt", "not a valid cubin: " + *defect);
       } else {
         ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
         ++counters_.disk_hits;
@@ -391,12 +418,14 @@ std::optional<CacheEntry> CubinCache::read_entry(const CacheKey& key) {
   const fs::path path = entry_path(key);
   EntryFile file = read_entry_file(path, key, config_.max_bytes);
   if (file.error != 0 && file.error != ENOENT && file.error != ENOTDIR) ++counters_.disk_errors;
-  if (!file.corrupt.empty()) discard(path, file.corrupt);
+  if (!file.untrusted.empty()) discard(path, "untrusted", file.untrusted);
+  if (!file.corrupt.empty()) discard(path, "corrupt", file.corrupt);
   return std::move(file.entry);
 }
 
-void CubinCache::discard(const fs::path& path, const std::string& why) {
-  std::fprintf(stderr, "cutile: discarding corrupt cache entry %s: %s\n", path.c_str(), why.c_str());
+void CubinCache::discard(const fs::path& path, std::string_view kind, const std::string& why) {
+  std::fprintf(stderr, "cutile: discarding %.*s cache entry %s: %s\n", static_cast<int>(kind.size()),
+               kind.data(), path.c_str(), why.c_str());
   ++counters_.corrupt_entries;
   std::error_code ec;
   fs::remove(path, ec);
@@ -408,16 +437,14 @@ void CubinCache::write_entry(const CacheEntry& entry) {
   if (bytes.size() > config_.max_bytes) return;  // readers refuse it: it stays in memory only
   const fs::path path = entry_path(entry.key);
   const fs::path dir = path.parent_path();
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
+  if (auto ec = create_private_directories(dir)) {
     ++counters_.disk_errors;
     disable_writes("cannot create " + dir.string() + ": " + ec.message());
     return;
   }
   const fs::path temp = dir / (path.stem().string() + ".tmp." + std::to_string(::getpid()) + "." +
                                std::to_string(temp_counter++));
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   bool written = fd >= 0 && write_all(fd, bytes) && ::fsync(fd) == 0;
   std::string why = written ? "" : errno_text();
   if (fd >= 0 && ::close(fd) != 0 && written) {

@@ -186,11 +186,13 @@ fs::path make_bundle_dir(const fs::path& root, std::string_view kernel_name) {
   ::gmtime_r(&now, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-  fs::create_directories(root);
+  if (auto ec = create_private_directories(root)) throw fs::filesystem_error("cannot create", root, ec);
   std::string base = file_name_part(kernel_name) + "-" + stamp + "-" + std::to_string(::getpid());
   for (int attempt = 0;; ++attempt) {  // two failures of one kernel within a second
     fs::path dir = root / (attempt ? base + "-" + std::to_string(attempt) : base);
-    if (fs::create_directory(dir)) return dir;
+    if (::mkdir(dir.c_str(), 0700) == 0) return dir;
+    if (errno != EEXIST)
+      throw fs::filesystem_error("cannot create", dir, std::error_code(errno, std::generic_category()));
   }
 }
 

@@ -1,6 +1,8 @@
 // The cubin cache when things go wrong: each case gives its message and leaves a cache that serves only
 // whole, valid entries.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -150,6 +152,102 @@ TEST_F(CacheReliability, TemporaryFilesCountAgainstTheCap) {
   EXPECT_FALSE(fs::exists(cache.entry_path(key())));
   EXPECT_TRUE(fs::exists(cache.entry_path(k2)));  // the entry just written stays
   EXPECT_EQ(cache.stats().evictions, 1u);
+}
+
+mode_t mode_of(const fs::path& path) {
+  struct stat info {};
+  EXPECT_EQ(::lstat(path.c_str(), &info), 0) << path;
+  return info.st_mode & 07777;
+}
+
+TEST_F(CacheReliability, CacheDirectoriesAndEntriesArePrivate) {
+  const fs::path root = temp.path() / "root";
+  CubinCache cache(CacheConfig{root / "cubins", true, uint64_t{1} << 30});
+  cache.get(bytecode, options, kKernel);
+  const fs::path entry = cache.entry_path(key());
+  EXPECT_EQ(mode_of(root), 0700u);
+  EXPECT_EQ(mode_of(root / "cubins"), 0700u);
+  EXPECT_EQ(mode_of(entry.parent_path()), 0700u);
+  EXPECT_EQ(mode_of(entry), 0600u);
+}
+
+// A cache root or cubins directory that others can write: the disk cache is off, with a warning, and what
+// lies there is not served.
+TEST_F(CacheReliability, DirectoryOthersCanWriteTurnsTheDiskCacheOff) {
+  {
+    CubinCache filler(config());
+    filler.get(bytecode, options, kKernel);
+  }
+  const fs::path root = temp.path(), cubins = temp.path() / "cubins";
+  const std::pair<fs::path, mode_t> cases[] = {{root, 0770}, {root, 0707}, {cubins, 0730}, {cubins, 0703}};
+  for (const auto& [dir, mode] : cases) {
+    ASSERT_EQ(::chmod(dir.c_str(), mode), 0);
+    testing::internal::CaptureStderr();
+    CubinCache cache(config());
+    auto cached = cache.get(bytecode, options, kKernel);
+    const std::string stderr_text = testing::internal::GetCapturedStderr();
+    ::chmod(dir.c_str(), 0700);
+    EXPECT_EQ(cached->origin, Origin::compiled) << dir << " " << std::oct << mode;
+    EXPECT_FALSE(cache.config().disk_enabled);
+    char octal[8];
+    std::snprintf(octal, sizeof octal, "%04o", mode);
+    EXPECT_EQ(stderr_text, "cutile: cubin disk cache disabled, compiled kernels are kept in memory only: " +
+                               dir.string() + " is " + (mode & 02 ? "world" : "group") + "-writable (mode " +
+                               octal + "); point CUTILE_CACHE_DIR at a directory only this user can write\n");
+  }
+}
+
+TEST_F(CacheReliability, DirectoryOfAnotherUserTurnsTheDiskCacheOff) {
+  if (::geteuid() != 0) GTEST_SKIP() << "making a directory of another user needs root";
+  const fs::path cubins = temp.path() / "cubins";
+  fs::create_directories(cubins);
+  ASSERT_EQ(::chown(cubins.c_str(), 65534, 65534), 0);
+  testing::internal::CaptureStderr();
+  CubinCache cache(config());
+  const std::string stderr_text = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(cache.config().disk_enabled);
+  EXPECT_NE(stderr_text.find(cubins.string() + " is owned by user 65534, not by this user (0) or root"),
+            std::string::npos)
+      << stderr_text;
+  EXPECT_EQ(cache.get(bytecode, options, kKernel)->origin, Origin::compiled);
+}
+
+// An entry that others can write or own, or a link, is discarded and recompiled, never served.
+TEST_F(CacheReliability, UntrustedEntryIsDiscarded) {
+  std::vector<uint8_t> good;
+  {
+    CubinCache filler(config());
+    filler.get(bytecode, options, kKernel);
+    good = test_support::read_binary(filler.entry_path(key()));
+  }
+  const fs::path path = CubinCache(config()).entry_path(key());
+  const auto plant = [&](const std::string& how) {
+    fs::remove(path);
+    if (how == "link") {
+      write_binary(temp.path() / "elsewhere", good);
+      fs::create_symlink(temp.path() / "elsewhere", path);
+      return std::string("it is a symbolic link");
+    }
+    write_binary(path, good);
+    if (how == "group") {
+      ::chmod(path.c_str(), 0620);
+      return std::string("it is group-writable (mode 0620)");
+    }
+    ::chown(path.c_str(), 65534, 65534);
+    return std::string("it is owned by user 65534, not by this user (0) or root");
+  };
+  std::vector<std::string> ways{"group", "link"};
+  if (::geteuid() == 0) ways.push_back("owner");
+  for (const auto& way : ways) {
+    const std::string why = plant(way);
+    CubinCache cache(config());
+    testing::internal::CaptureStderr();
+    auto cached = cache.get(bytecode, options, kKernel);
+    const std::string stderr_text = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(cached->origin, Origin::compiled) << way;
+    EXPECT_EQ(stderr_text, "cutile: discarding untrusted cache entry " + path.string() + ": " + why + "\n");
+    EXPECT_EQ(mode_of(path), 0600u) << way;  // rewritten, ours
+  }
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ TEST_F(MisbehavingTileiras, GarbageWithExitZeroIsRefusedWithABundle) {
   ASSERT_FALSE(bundle.empty()) << message;
   EXPECT_EQ(read_binary(bundle / "output.cubin"), (std::vector<uint8_t>{'g', 'a', 'r', 'b', 'a', 'g', 'e'}));
   EXPECT_EQ(read_binary(bundle / "input.tileirbc"), bytecode);
+  EXPECT_EQ(fs::status(bundle).permissions(), fs::perms::owner_all);
 }
 
 TEST_F(MisbehavingTileiras, TruncatedCubinIsRefused) {

@@ -150,8 +150,8 @@ class CubinCache {
   Result compile(const CacheKey& key, std::span<const uint8_t> bytecode, const CompileOptions& options,
                  std::string_view kernel_name);
   std::optional<CacheEntry> read_entry(const CacheKey& key);
-  /// Reports a corrupt entry once on stderr and deletes it.
-  void discard(const std::filesystem::path& path, const std::string& why);
+  /// Reports a corrupt or untrusted entry (`kind`) once on stderr and deletes it.
+  void discard(const std::filesystem::path& path, std::string_view kind, const std::string& why);
   void write_entry(const CacheEntry& entry);
   void evict(const std::filesystem::path& keep);
   void disable_writes(const std::string& reason);
