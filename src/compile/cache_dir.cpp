@@ -36,12 +36,15 @@ std::filesystem::path cache_dir() {
   return home / ".cache" / "cutile";
 }
 
-std::error_code create_private_directories(const std::filesystem::path& dir) {
-  std::filesystem::path prefix;
-  for (const auto& part : dir) {
-    prefix /= part;
-    if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return {errno, std::generic_category()};
+std::error_code create_private_directories(const std::filesystem::path& dir, CacheIo& io) {
+  if (io.mkdir(dir.c_str(), 0700) == 0) return {};
+  int error = errno;
+  if (error == ENOENT && dir.has_parent_path() && dir.parent_path() != dir) {
+    if (auto ec = create_private_directories(dir.parent_path(), io)) return ec;
+    if (io.mkdir(dir.c_str(), 0700) == 0) return {};
+    error = errno;
   }
+  if (error != EEXIST) return {error, std::generic_category()};
   struct stat info {};
   if (::stat(dir.c_str(), &info) != 0) return {errno, std::generic_category()};
   if (!S_ISDIR(info.st_mode)) return std::make_error_code(std::errc::not_a_directory);

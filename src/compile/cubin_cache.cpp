@@ -194,9 +194,9 @@ EntryFile read_entry_file(const fs::path& path, const CacheKey& key, uint64_t ca
   return file;
 }
 
-bool write_all(int fd, std::span<const uint8_t> bytes) {
+bool write_all(CacheIo& io, int fd, std::span<const uint8_t> bytes) {
   while (!bytes.empty()) {
-    ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
+    ssize_t wrote = io.write(fd, bytes.data(), bytes.size());
     if (wrote < 0 && errno == EINTR) continue;
     if (wrote <= 0) return false;
     bytes = bytes.subspan(static_cast<size_t>(wrote));
@@ -270,7 +270,7 @@ CacheConfig CacheConfig::from_env() {
 
 CubinCache::CubinCache(CacheConfig config) : config_(std::move(config)), writable_(config_.disk_enabled) {
   if (!config_.disk_enabled) return;
-  if (auto ec = create_private_directories(config_.dir))
+  if (auto ec = create_private_directories(config_.dir, *config_.io))
     disable_writes("cannot create " + config_.dir.string() + ": " + ec.message());
   // Entries already there are still read when writes fail (a copied cache), but only from directories that
   // no one else can write.
@@ -437,22 +437,23 @@ void CubinCache::write_entry(const CacheEntry& entry) {
   if (bytes.size() > config_.max_bytes) return;  // readers refuse it: it stays in memory only
   const fs::path path = entry_path(entry.key);
   const fs::path dir = path.parent_path();
-  if (auto ec = create_private_directories(dir)) {
+  CacheIo& io = *config_.io;
+  if (auto ec = create_private_directories(dir, io)) {
     ++counters_.disk_errors;
     disable_writes("cannot create " + dir.string() + ": " + ec.message());
     return;
   }
   const fs::path temp = dir / (path.stem().string() + ".tmp." + std::to_string(::getpid()) + "." +
                                std::to_string(temp_counter++));
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  bool written = fd >= 0 && write_all(fd, bytes) && ::fsync(fd) == 0;
+  int fd = io.open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  bool written = fd >= 0 && write_all(io, fd, bytes) && io.fsync(fd) == 0;
   std::string why = written ? "" : errno_text();
-  if (fd >= 0 && ::close(fd) != 0 && written) {
+  if (fd >= 0 && io.close(fd) != 0 && written) {
     written = false;
     why = errno_text();
   }
   // rename() replaces an entry another process wrote meanwhile with an equal one, atomically.
-  if (written && ::rename(temp.c_str(), path.c_str()) != 0) {
+  if (written && io.rename(temp.c_str(), path.c_str()) != 0) {
     written = false;
     why = errno_text();
   }
@@ -462,9 +463,9 @@ void CubinCache::write_entry(const CacheEntry& entry) {
     disable_writes("cannot write " + path.string() + ": " + why);
     return;
   }
-  if (int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir_fd >= 0) {
-    ::fsync(dir_fd);  // makes the rename itself durable
-    ::close(dir_fd);
+  if (int dir_fd = io.open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); dir_fd >= 0) {
+    io.fsync(dir_fd);  // makes the rename itself durable
+    io.close(dir_fd);
   }
   evict(path);
 }

@@ -186,7 +186,8 @@ fs::path make_bundle_dir(const fs::path& root, std::string_view kernel_name) {
   ::gmtime_r(&now, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-  if (auto ec = create_private_directories(root)) throw fs::filesystem_error("cannot create", root, ec);
+  if (auto ec = create_private_directories(root, *CacheIo::system()))
+    throw fs::filesystem_error("cannot create", root, ec);
   std::string base = file_name_part(kernel_name) + "-" + stamp + "-" + std::to_string(::getpid());
   for (int attempt = 0;; ++attempt) {  // two failures of one kernel within a second
     fs::path dir = root / (attempt ? base + "-" + std::to_string(attempt) : base);

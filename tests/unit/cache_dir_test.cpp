@@ -26,16 +26,17 @@ TEST(CacheDir, DefaultsToTheHomeCache) {
 TEST(CacheDir, PrivateDirectoriesAreForThisUserAlone) {
   test_support::TempDir temp("cutile-cache-dir");
   const auto dir = temp.path() / "a" / "b";
-  EXPECT_FALSE(create_private_directories(dir));
+  EXPECT_FALSE(create_private_directories(dir, *CacheIo::system()));
   for (const auto& made : {temp.path() / "a", dir}) {
     struct stat info {};
     ASSERT_EQ(::stat(made.c_str(), &info), 0);
     EXPECT_EQ(info.st_mode & 07777, 0700u) << made;
   }
-  EXPECT_FALSE(create_private_directories(dir));  // already there
+  EXPECT_FALSE(create_private_directories(dir, *CacheIo::system()));  // already there
   std::ofstream(temp.path() / "file") << "x";
-  EXPECT_EQ(create_private_directories(temp.path() / "file"), std::errc::not_a_directory);
-  EXPECT_EQ(create_private_directories(temp.path() / "file" / "c"), std::errc::not_a_directory);
+  EXPECT_EQ(create_private_directories(temp.path() / "file", *CacheIo::system()), std::errc::not_a_directory);
+  EXPECT_EQ(create_private_directories(temp.path() / "file" / "c", *CacheIo::system()),
+            std::errc::not_a_directory);
 }
 
 TEST(CacheDir, TrustNeedsThisUserOrRootAndNoOtherWriter) {

@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cutile/compile/cache_io.hpp"
 #include "cutile/compile/cache_key.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
@@ -59,6 +60,8 @@ struct CacheConfig {
   std::filesystem::path dir;  ///< where the entries live (the "cubins" directory itself)
   bool disk_enabled = true;
   uint64_t max_bytes = uint64_t{1} << 30;
+  /// The system calls of disk writes (cache_io.hpp), which tests replace to inject faults.
+  std::shared_ptr<CacheIo> io = CacheIo::system();
 
   /// From the environment variables above. A malformed CUTILE_CACHE or CUTILE_CACHE_MAX_BYTES is a
   /// cutile::UserError; an unknown home directory turns the disk cache off with a warning.
