@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "compile/key_lock.hpp"
 #include "compile/unique_fd.hpp"
 #include "cutile/compile/cache_dir.hpp"
 #include "cutile/compile/cubin_check.hpp"
@@ -299,6 +300,10 @@ fs::path CubinCache::entry_path(const CacheKey& key) const {
   return config_.dir / hex.substr(0, 2) / (hex + ".cubin");
 }
 
+fs::path CubinCache::lock_path(const CacheKey& key) const {
+  return fs::path(entry_path(key)).replace_extension(".lock");
+}
+
 CacheStats CubinCache::stats() const {
   CacheStats stats;
   stats.memory_hits = counters_.memory_hits;
@@ -354,40 +359,81 @@ std::shared_ptr<const CachedCubin> CubinCache::compile_fresh(std::span<const uin
                                                              std::string_view kernel_name,
                                                              std::span<const uint8_t> identity) {
   const CacheKey key = cubin_cache_key(identity.empty() ? bytecode : identity, options);
-  Result first = compile(key, bytecode, options, kernel_name);
+  const KeyLock lock = lock_key(key, options, kernel_name);
+  Result first = compile(key, bytecode, options, kernel_name, lock.held());
   std::promise<Result> ready;
   ready.set_value(memory_twin(*first));
-  std::lock_guard lock(mutex_);
+  std::lock_guard guard(mutex_);
   memory_[key] = Slot{ready.get_future().share(), ++next_slot_id_};
   return first;
 }
 
 CubinCache::Result CubinCache::load_or_compile(const CacheKey& key, std::span<const uint8_t> bytecode,
                                                const CompileOptions& options, std::string_view kernel_name) {
-  if (config_.disk_enabled) {
-    if (auto entry = read_entry(key)) {
-      const auto& installed = toolchain();
-      if (installed && installed->release != entry->toolchain_release) {
-        ++counters_.stale_entries;
-      } else if (auto defect = cubin_problem(entry->cubin, entry_names(bytecode))) {
-        discard(entry_path(key), "corrupt", "not a valid cubin: " + *defect);
-      } else {
-        ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
-        ++counters_.disk_hits;
-        auto cached = std::make_shared<CachedCubin>();
-        cached->cubin = std::move(entry->cubin);
-        cached->key = key;
-        cached->toolchain_release = std::move(entry->toolchain_release);
-        cached->origin = CachedCubin::Origin::disk;
-        return cached;
-      }
-    }
+  if (!config_.disk_enabled) return compile(key, bytecode, options, kernel_name, false);
+  if (Result cached = load(key, bytecode)) return cached;
+  // Another process may be compiling this key: wait for its entry rather than compile the kernel again.
+  // It may also have written the entry since the miss, just before letting go of the lock.
+  std::error_code ec;
+  const bool absent = !fs::exists(entry_path(key), ec);
+  const KeyLock lock = lock_key(key, options, kernel_name);
+  if (lock.waited() || (lock.held() && absent))
+    if (Result cached = load(key, bytecode)) return cached;
+  return compile(key, bytecode, options, kernel_name, lock.held());
+}
+
+CubinCache::Result CubinCache::load(const CacheKey& key, std::span<const uint8_t> bytecode) {
+  auto entry = read_entry(key);
+  if (!entry) return nullptr;
+  const auto& installed = toolchain();
+  if (installed && installed->release != entry->toolchain_release) {
+    ++counters_.stale_entries;
+    return nullptr;
   }
-  return compile(key, bytecode, options, kernel_name);
+  if (auto defect = cubin_problem(entry->cubin, entry_names(bytecode))) {
+    discard(entry_path(key), "corrupt", "not a valid cubin: " + *defect);
+    return nullptr;
+  }
+  ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
+  ++counters_.disk_hits;
+  auto cached = std::make_shared<CachedCubin>();
+  cached->cubin = std::move(entry->cubin);
+  cached->key = key;
+  cached->toolchain_release = std::move(entry->toolchain_release);
+  cached->origin = CachedCubin::Origin::disk;
+  return cached;
+}
+
+KeyLock CubinCache::lock_key(const CacheKey& key, const CompileOptions& options,
+                             std::string_view kernel_name) {
+  // Without tileiras there is nothing to compile, and so nothing to wait for or to write.
+  if (!config_.disk_enabled || !writable_ || !toolchain()) return KeyLock();
+  const fs::path path = lock_path(key);
+  if (auto ec = create_private_directories(path.parent_path(), *config_.io)) {
+    ++counters_.disk_errors;
+    disable_writes("cannot create " + path.parent_path().string() + ": " + ec.message());
+    return KeyLock();
+  }
+  // A holder's compilation ends within its time limit, or with the holder; ours is the longest we wait.
+  const auto deadline = options.timeout.count() > 0 ? KeyLock::Clock::now() + options.timeout
+                                                    : KeyLock::Clock::time_point::max();
+  KeyLock lock(path, *config_.io, deadline);
+  if (lock.error() == EWOULDBLOCK) {
+    std::fprintf(stderr,
+                 "cutile: waited %lld ms for another process compiling kernel '%.*s' (%s); compiling it here "
+                 "without caching it\n",
+                 static_cast<long long>(options.timeout.count()), static_cast<int>(kernel_name.size()),
+                 kernel_name.data(), path.c_str());
+  } else if (!lock.held()) {
+    ++counters_.disk_errors;
+    disable_writes("cannot lock " + path.string() + ": " + std::strerror(lock.error()));
+  }
+  return lock;
 }
 
 CubinCache::Result CubinCache::compile(const CacheKey& key, std::span<const uint8_t> bytecode,
-                                       const CompileOptions& options, std::string_view kernel_name) {
+                                       const CompileOptions& options, std::string_view kernel_name,
+                                       bool store) {
   const auto& installed = toolchain();
   if (!installed) {
     std::string cache = config_.disk_enabled
@@ -409,8 +455,7 @@ CubinCache::Result CubinCache::compile(const CacheKey& key, std::span<const uint
   cached->toolchain_release = installed->release;
   cached->origin = CachedCubin::Origin::compiled;
   cached->compile_seconds = compiled.seconds;
-  if (config_.disk_enabled && writable_)
-    write_entry(CacheEntry{key, cached->toolchain_release, cached->cubin});
+  if (store && writable_) write_entry(CacheEntry{key, cached->toolchain_release, cached->cubin});
   return cached;
 }
 
@@ -489,6 +534,11 @@ void CubinCache::evict(const fs::path& keep) {
     const std::string name = it->path().filename().string();
     auto used = it->last_write_time(file_ec);
     if (file_ec) continue;
+    if (name.ends_with(".lock")) {
+      // Left by a holder that died: removed when no one holds it (the lock removes its file on release).
+      if (now - used > kStaleTempAge) KeyLock(it->path(), *config_.io, KeyLock::Clock::now());
+      continue;
+    }
     const bool temporary = name.find(".tmp.") != std::string::npos;
     if (!temporary && !name.ends_with(".cubin")) continue;
     if (temporary && now - used > kStaleTempAge) {

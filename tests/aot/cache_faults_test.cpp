@@ -1,5 +1,6 @@
-// Faults on the cubin cache's write path, injected through its CacheIo seam: a failing mkdir, open, write,
-// fsync, close or rename, ENOSPC, a disk that fills up mid-entry, and writes that succeed only in part.
+// Faults on the cubin cache's write path, injected through its CacheIo seam: a failing mkdir, open (of the
+// key's lock file or of the entry's temporary file), write, fsync, close or rename, ENOSPC, a disk that
+// fills up mid-entry, and writes that succeed only in part.
 // Each failing case gives one clear message and leaves a cache that serves no torn or partial entry;
 // the kernel itself is still returned, from memory.
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,12 +28,14 @@ using Origin = CachedCubin::Origin;
 
 enum class Call { mkdir, open, write, fsync, close, rename };
 
-// Fails every call of one kind once armed, with one errno; or, as a disk with `room` bytes left, writes
-// what fits and then fails with ENOSPC; or writes at most `chunk` bytes a call, successfully.
+// Fails the calls of one kind once armed, after letting `skip` of them through, with one errno; or, as a
+// disk with `room` bytes left, writes what fits and then fails with ENOSPC; or writes at most `chunk`
+// bytes a call, successfully.
 class FaultyIo : public CacheIo {
  public:
   std::optional<Call> failing;
   int error = EIO;
+  int skip = 0;
   std::optional<size_t> room;
   size_t chunk = 0;
   bool armed = false;
@@ -68,18 +72,25 @@ class FaultyIo : public CacheIo {
 
  private:
   bool fails(Call call) {
-    if (!armed || failing != call) return false;
+    if (!armed || failing != call || skip-- > 0) return false;
     errno = error;
     return true;
   }
 };
 
+// What the warning names: the entry's directory (not created), its lock file or the entry (not written).
+enum class Named { directory, lock, entry };
+
 struct Fault {
   const char* name;
   std::function<void(FaultyIo&)> inject;
-  const char* message;        ///< what the warning says after the path; empty: the write succeeds
-  bool at_directory = false;  ///< the warning names the entry's directory, not the entry
+  const char* message;  ///< what the warning says after the path; empty: the write succeeds
+  Named named = Named::entry;
 };
+
+void PrintTo(const Fault& fault, std::ostream* os) {
+  *os << fault.name;
+}
 
 class CacheFault : public test_support::ToolchainTest, public ::testing::WithParamInterface<Fault> {
  protected:
@@ -119,10 +130,11 @@ TEST_P(CacheFault, LeavesACorrectCacheAndSaysWhy) {
     EXPECT_EQ(stderr_text, "");
     EXPECT_TRUE(cache.disk_writable());
   } else {
-    const fs::path named = fault.at_directory ? entry.parent_path() : entry;
+    std::string named = "cannot write " + entry.string();
+    if (fault.named == Named::directory) named = "cannot create " + entry.parent_path().string();
+    if (fault.named == Named::lock) named = "cannot lock " + cache.lock_path(compiled->key).string();
     EXPECT_EQ(stderr_text,
-              "cutile: cubin disk cache not writable, compiled kernels are kept in memory only: " +
-                  std::string(fault.at_directory ? "cannot create " : "cannot write ") + named.string() +
+              "cutile: cubin disk cache not writable, compiled kernels are kept in memory only: " + named +
                   ": " + fault.message + "\n");
     EXPECT_FALSE(cache.disk_writable());
     EXPECT_EQ(cache.stats().disk_errors, 1u);
@@ -152,17 +164,24 @@ INSTANTIATE_TEST_SUITE_P(
                 io.failing = Call::mkdir;
                 io.error = EACCES;
               },
-              "Permission denied", true},
+              "Permission denied", Named::directory},
         Fault{"mkdir_enospc",
               [](FaultyIo& io) {
                 io.failing = Call::mkdir;
                 io.error = ENOSPC;
               },
-              "No space left on device", true},
+              "No space left on device", Named::directory},
+        Fault{"lock_open_fails",
+              [](FaultyIo& io) {
+                io.failing = Call::open;
+                io.error = ENOSPC;
+              },
+              "No space left on device", Named::lock},
         Fault{"open_fails",
               [](FaultyIo& io) {
                 io.failing = Call::open;
                 io.error = EMFILE;
+                io.skip = 1;  // the lock file's
               },
               "Too many open files"},
         Fault{"write_fails", [](FaultyIo& io) { io.failing = Call::write; }, "Input/output error"},

@@ -1,9 +1,12 @@
 // The cubin cache when things go wrong: each case gives its message and leaves a cache that serves only
 // whole, valid entries.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -248,6 +251,24 @@ TEST_F(CacheReliability, UntrustedEntryIsDiscarded) {
     EXPECT_EQ(stderr_text, "cutile: discarding untrusted cache entry " + path.string() + ": " + why + "\n");
     EXPECT_EQ(mode_of(path), 0600u) << way;  // rewritten, ours
   }
+}
+
+// The lock file of a process that died while it compiled is removed once it is old; a held one is not.
+TEST_F(CacheReliability, StaleLockFilesAreRemoved) {
+  CubinCache cache(config());
+  const CacheKey dead = cubin_cache_key(std::vector<uint8_t>{1}, options);
+  const CacheKey live = cubin_cache_key(std::vector<uint8_t>{2}, options);
+  for (const auto& k : {dead, live}) {
+    write_binary(cache.lock_path(k), {});
+    fs::last_write_time(cache.lock_path(k), fs::file_time_type::clock::now() - std::chrono::hours(2));
+  }
+  const int holder = ::open(cache.lock_path(live).c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_EQ(::flock(holder, LOCK_EX | LOCK_NB), 0);
+  cache.get(bytecode, options, kKernel);  // writes an entry, then sweeps
+  ::close(holder);
+  EXPECT_FALSE(fs::exists(cache.lock_path(dead)));
+  EXPECT_TRUE(fs::exists(cache.lock_path(live)));
+  EXPECT_FALSE(fs::exists(cache.lock_path(key())));  // its own, removed when released
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 //
 // get() looks in the in-memory map, then on disk, then compiles with tileiras and stores the cubin in
 // both. Concurrent callers for one key wait on a single compilation (single flight); other keys compile
-// in parallel. A failed compilation reaches every caller waiting on it and is not cached. The in-memory
-// map keeps every cubin the process has used (like the modules loaded from them); it is never evicted.
+// in parallel. So do processes that share the disk cache: the one holding the key's lock file (an flock,
+// which dies with its holder) compiles and writes the entry, the others wait for it, for up to their compile
+// timeout, and then read it. A failed compilation reaches every caller waiting on it and is not cached. The
+// in-memory map keeps every cubin the process has used (like the modules loaded from them); it is never
+// evicted.
 //
 // Disk layout: <dir>/<hex[0:2]>/<hex>.cubin, one file per key, in the format of encode_cache_entry().
 // Writes go to a unique temporary file in the same directory, are fsync'ed and renamed into place, so
@@ -44,6 +47,8 @@
 #include "cutile/compile/toolchain.hpp"
 
 namespace cutile::compile {
+
+class KeyLock;
 
 struct CachedCubin {
   enum class Origin { compiled, memory, disk };
@@ -130,6 +135,8 @@ class CubinCache {
 
   /// Where the disk entry of `key` lives (whether or not it exists).
   std::filesystem::path entry_path(const CacheKey& key) const;
+  /// The entry's lock file, <hex>.lock beside it, which exists while a process compiles the key.
+  std::filesystem::path lock_path(const CacheKey& key) const;
 
   const CacheConfig& config() const { return config_; }
   /// False when the disk cache is off, or once its directory could not be created or an entry could not be
@@ -150,8 +157,14 @@ class CubinCache {
 
   Result load_or_compile(const CacheKey& key, std::span<const uint8_t> bytecode,
                          const CompileOptions& options, std::string_view kernel_name);
+  /// The disk entry of `key` when it can be served, else null.
+  Result load(const CacheKey& key, std::span<const uint8_t> bytecode);
+  /// The key's lock across processes, waited for up to the compile timeout; not held when the disk cache
+  /// is not written to, when the lock cannot be taken (reported) or when waiting for it ran out.
+  KeyLock lock_key(const CacheKey& key, const CompileOptions& options, std::string_view kernel_name);
+  /// Compiles with tileiras; `store`: and writes the entry, which only the key's lock holder does.
   Result compile(const CacheKey& key, std::span<const uint8_t> bytecode, const CompileOptions& options,
-                 std::string_view kernel_name);
+                 std::string_view kernel_name, bool store);
   std::optional<CacheEntry> read_entry(const CacheKey& key);
   /// Reports a corrupt or untrusted entry (`kind`) once on stderr and deletes it.
   void discard(const std::filesystem::path& path, std::string_view kind, const std::string& why);
