@@ -12,7 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "compile/key_lock.hpp"
+#include "compile/unique_fd.hpp"
 #include "cutile/compile/cache_dir.hpp"
+#include "cutile/compile/cubin_check.hpp"
 #include "cutile/error.hpp"
 
 namespace cutile::compile {
@@ -69,33 +72,132 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
-// Reads a whole file; nullopt with errno set when it cannot be opened or read.
-std::optional<std::vector<uint8_t>> read_whole_file(const fs::path& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::vector<uint8_t> bytes;
-  struct stat info {};
-  if (::fstat(fd, &info) == 0 && info.st_size > 0) bytes.reserve(static_cast<size_t>(info.st_size));
-  uint8_t buffer[65536];
-  for (;;) {
-    ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      int saved = errno;
-      ::close(fd);
-      errno = saved;
-      return std::nullopt;
-    }
-    if (got == 0) break;
-    bytes.insert(bytes.end(), buffer, buffer + got);
-  }
-  ::close(fd);
-  return bytes;
+// The fields before the payload.
+struct EntryHeader {
+  CacheEntry entry;  ///< its key and release; no cubin yet
+  uint64_t payload_length = 0;
+  Sha256Digest payload_digest{};
+  size_t size = 0;  ///< bytes before the payload
+};
+
+// The header at the start of `bytes`, which may hold more than the header; nullopt and *why when it is
+// damaged or for another key.
+std::optional<EntryHeader> decode_header(std::span<const uint8_t> bytes, const CacheKey& expected,
+                                         std::string* why) {
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return std::optional<EntryHeader>();
+  };
+  if (bytes.size() < kFixedPrefix)
+    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
+  if (!std::equal(std::begin(kMagic), std::end(kMagic), bytes.begin())) return fail("bad magic");
+  size_t at = sizeof kMagic;
+  if (auto version = get_le(bytes, at, 4); version != kCacheFormatVersion)
+    return fail("format version " + std::to_string(version) + ", expected " +
+                std::to_string(kCacheFormatVersion));
+  at += 4;
+  EntryHeader header;
+  CacheKey& key = header.entry.key;
+  std::copy_n(bytes.begin() + at, key.digest.size(), key.digest.begin());
+  at += key.digest.size();
+  if (key != expected) return fail("it holds key " + key.hex() + ", not " + expected.hex());
+  const uint64_t release_length = get_le(bytes, at, 4);
+  at += 4;
+  if (release_length > kMaxReleaseLength)
+    return fail("toolchain release length " + std::to_string(release_length) + " is implausible");
+  if (bytes.size() < at + release_length + kFixedSuffix)
+    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
+  header.entry.toolchain_release.assign(bytes.begin() + at, bytes.begin() + at + release_length);
+  at += release_length;
+  header.payload_length = get_le(bytes, at, 8);
+  at += 8;
+  std::copy_n(bytes.begin() + at, header.payload_digest.size(), header.payload_digest.begin());
+  header.size = at + header.payload_digest.size();
+  return header;
 }
 
-bool write_all(int fd, std::span<const uint8_t> bytes) {
+std::string promise_broken(uint64_t payload_length, uint64_t following) {
+  return "the header promises a " + std::to_string(payload_length) + "-byte cubin but " +
+         std::to_string(following) + " bytes follow";
+}
+
+// Reads into `bytes` from `offset` until it is full or the file ends, and shrinks it to what was read;
+// false with errno set when a read fails.
+bool read_into(int fd, uint64_t offset, std::vector<uint8_t>& bytes) {
+  size_t got = offset;
+  while (got < bytes.size()) {
+    ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  bytes.resize(got);
+  return true;
+}
+
+// A disk entry as read: the entry, or why it cannot be trusted, or what is wrong with it, or the errno of a
+// failed open or read.
+struct EntryFile {
+  std::optional<CacheEntry> entry;
+  std::string untrusted;
+  std::string corrupt;
+  int error = 0;
+};
+
+// Reads the entry of `key` at `path`, no further than its header's stated size and `cap`, so that a huge
+// file costs one header read, not its size in memory.
+EntryFile read_entry_file(const fs::path& path, const CacheKey& key, uint64_t cap) {
+  EntryFile file;
+  // Not through a link, and not waiting on a FIFO someone put there.
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+  struct stat info {};
+  if (!fd && errno == ELOOP) {
+    file.untrusted = "it is a symbolic link";
+    return file;
+  }
+  if (!fd || ::fstat(fd.get(), &info) != 0) {
+    file.error = errno;
+    return file;
+  }
+  if (auto problem = trust_problem(info.st_uid, info.st_mode)) {
+    file.untrusted = "it is " + *problem;
+    return file;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    file.corrupt = "not a regular file";
+    return file;
+  }
+  const auto size = static_cast<uint64_t>(info.st_size);
+  if (size > cap) {
+    file.corrupt = "the file has " + std::to_string(size) + " bytes, more than the cache's cap of " +
+                   std::to_string(cap) + " bytes";
+    return file;
+  }
+  std::vector<uint8_t> bytes(std::min<uint64_t>(size, kFixedPrefix + kMaxReleaseLength + kFixedSuffix));
+  if (!read_into(fd.get(), 0, bytes)) {
+    file.error = errno;
+    return file;
+  }
+  auto header = decode_header(bytes, key, &file.corrupt);
+  if (!header) return file;
+  if (header->payload_length != size - header->size) {
+    file.corrupt = promise_broken(header->payload_length, size - header->size);
+    return file;
+  }
+  const size_t head = bytes.size();
+  bytes.resize(size);
+  if (!read_into(fd.get(), head, bytes)) {
+    file.error = errno;
+    return file;
+  }
+  file.entry = decode_cache_entry(bytes, key, &file.corrupt);
+  return file;
+}
+
+bool write_all(CacheIo& io, int fd, std::span<const uint8_t> bytes) {
   while (!bytes.empty()) {
-    ssize_t wrote = ::write(fd, bytes.data(), bytes.size());
+    ssize_t wrote = io.write(fd, bytes.data(), bytes.size());
     if (wrote < 0 && errno == EINTR) continue;
     if (wrote <= 0) return false;
     bytes = bytes.subspan(static_cast<size_t>(wrote));
@@ -134,39 +236,15 @@ std::optional<CacheEntry> decode_cache_entry(std::span<const uint8_t> bytes, con
     if (why) *why = std::move(reason);
     return std::optional<CacheEntry>();
   };
-  if (bytes.size() < kFixedPrefix)
-    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
-  if (!std::equal(std::begin(kMagic), std::end(kMagic), bytes.begin())) return fail("bad magic");
-  size_t at = sizeof kMagic;
-  if (auto version = get_le(bytes, at, 4); version != kCacheFormatVersion)
-    return fail("format version " + std::to_string(version) + ", expected " +
-                std::to_string(kCacheFormatVersion));
-  at += 4;
-  CacheEntry entry;
-  std::copy_n(bytes.begin() + at, entry.key.digest.size(), entry.key.digest.begin());
-  at += entry.key.digest.size();
-  if (entry.key != expected) return fail("it holds key " + entry.key.hex() + ", not " + expected.hex());
-  const uint64_t release_length = get_le(bytes, at, 4);
-  at += 4;
-  if (release_length > kMaxReleaseLength)
-    return fail("toolchain release length " + std::to_string(release_length) + " is implausible");
-  if (bytes.size() < at + release_length + kFixedSuffix)
-    return fail("truncated: " + std::to_string(bytes.size()) + " bytes, shorter than the header");
-  entry.toolchain_release.assign(bytes.begin() + at, bytes.begin() + at + release_length);
-  at += release_length;
-  const uint64_t payload_length = get_le(bytes, at, 8);
-  at += 8;
-  Sha256Digest recorded{};
-  std::copy_n(bytes.begin() + at, recorded.size(), recorded.begin());
-  at += recorded.size();
-  if (payload_length != bytes.size() - at)
-    return fail("the header promises a " + std::to_string(payload_length) + "-byte cubin but " +
-                std::to_string(bytes.size() - at) + " bytes follow");
-  if (payload_length == 0) return fail("empty cubin");
-  auto payload = bytes.subspan(at);
-  if (sha256(payload) != recorded) return fail("the cubin's SHA-256 does not match the header");
-  entry.cubin.assign(payload.begin(), payload.end());
-  return entry;
+  auto header = decode_header(bytes, expected, why);
+  if (!header) return std::nullopt;
+  if (header->payload_length != bytes.size() - header->size)
+    return fail(promise_broken(header->payload_length, bytes.size() - header->size));
+  if (header->payload_length == 0) return fail("empty cubin");
+  auto payload = bytes.subspan(header->size);
+  if (sha256(payload) != header->payload_digest) return fail("the cubin's SHA-256 does not match the header");
+  header->entry.cubin.assign(payload.begin(), payload.end());
+  return std::move(header->entry);
 }
 
 CacheConfig CacheConfig::from_env() {
@@ -193,11 +271,23 @@ CacheConfig CacheConfig::from_env() {
 
 CubinCache::CubinCache(CacheConfig config) : config_(std::move(config)), writable_(config_.disk_enabled) {
   if (!config_.disk_enabled) return;
-  std::error_code ec;
-  fs::create_directories(config_.dir, ec);
-  if (ec || !fs::is_directory(config_.dir, ec))
-    disable_writes("cannot create " + config_.dir.string() + ": " +
-                   (ec ? ec.message() : std::string("not a directory")));
+  if (auto ec = create_private_directories(config_.dir, *config_.io))
+    disable_writes("cannot create " + config_.dir.string() + ": " + ec.message());
+  // Entries already there are still read when writes fail (a copied cache), but only from directories that
+  // no one else can write.
+  for (const fs::path& dir : {config_.dir.parent_path(), config_.dir}) {
+    struct stat info {};
+    if (dir.empty() || ::stat(dir.c_str(), &info) != 0) continue;
+    if (auto problem = trust_problem(info.st_uid, info.st_mode)) {
+      std::fprintf(stderr,
+                   "cutile: cubin disk cache disabled, compiled kernels are kept in memory only: %s is %s; "
+                   "point CUTILE_CACHE_DIR at a directory only this user can write\n",
+                   dir.c_str(), problem->c_str());
+      config_.disk_enabled = false;
+      writable_ = false;
+      return;
+    }
+  }
 }
 
 CubinCache& CubinCache::global() {
@@ -208,6 +298,10 @@ CubinCache& CubinCache::global() {
 fs::path CubinCache::entry_path(const CacheKey& key) const {
   const std::string hex = key.hex();
   return config_.dir / hex.substr(0, 2) / (hex + ".cubin");
+}
+
+fs::path CubinCache::lock_path(const CacheKey& key) const {
+  return fs::path(entry_path(key)).replace_extension(".lock");
 }
 
 CacheStats CubinCache::stats() const {
@@ -265,37 +359,81 @@ std::shared_ptr<const CachedCubin> CubinCache::compile_fresh(std::span<const uin
                                                              std::string_view kernel_name,
                                                              std::span<const uint8_t> identity) {
   const CacheKey key = cubin_cache_key(identity.empty() ? bytecode : identity, options);
-  Result first = compile(key, bytecode, options, kernel_name);
+  const KeyLock lock = lock_key(key, options, kernel_name);
+  Result first = compile(key, bytecode, options, kernel_name, lock.held());
   std::promise<Result> ready;
   ready.set_value(memory_twin(*first));
-  std::lock_guard lock(mutex_);
+  std::lock_guard guard(mutex_);
   memory_[key] = Slot{ready.get_future().share(), ++next_slot_id_};
   return first;
 }
 
 CubinCache::Result CubinCache::load_or_compile(const CacheKey& key, std::span<const uint8_t> bytecode,
                                                const CompileOptions& options, std::string_view kernel_name) {
-  if (config_.disk_enabled) {
-    if (auto entry = read_entry(key)) {
-      const auto& installed = toolchain();
-      if (!installed || installed->release == entry->toolchain_release) {
-        ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
-        ++counters_.disk_hits;
-        auto cached = std::make_shared<CachedCubin>();
-        cached->cubin = std::move(entry->cubin);
-        cached->key = key;
-        cached->toolchain_release = std::move(entry->toolchain_release);
-        cached->origin = CachedCubin::Origin::disk;
-        return cached;
-      }
-      ++counters_.stale_entries;
-    }
+  if (!config_.disk_enabled) return compile(key, bytecode, options, kernel_name, false);
+  if (Result cached = load(key, bytecode)) return cached;
+  // Another process may be compiling this key: wait for its entry rather than compile the kernel again.
+  // It may also have written the entry since the miss, just before letting go of the lock.
+  std::error_code ec;
+  const bool absent = !fs::exists(entry_path(key), ec);
+  const KeyLock lock = lock_key(key, options, kernel_name);
+  if (lock.waited() || (lock.held() && absent))
+    if (Result cached = load(key, bytecode)) return cached;
+  return compile(key, bytecode, options, kernel_name, lock.held());
+}
+
+CubinCache::Result CubinCache::load(const CacheKey& key, std::span<const uint8_t> bytecode) {
+  auto entry = read_entry(key);
+  if (!entry) return nullptr;
+  const auto& installed = toolchain();
+  if (installed && installed->release != entry->toolchain_release) {
+    ++counters_.stale_entries;
+    return nullptr;
   }
-  return compile(key, bytecode, options, kernel_name);
+  if (auto defect = cubin_problem(entry->cubin, entry_names(bytecode))) {
+    discard(entry_path(key), "corrupt", "not a valid cubin: " + *defect);
+    return nullptr;
+  }
+  ::utimensat(AT_FDCWD, entry_path(key).c_str(), nullptr, 0);  // recently used, for eviction
+  ++counters_.disk_hits;
+  auto cached = std::make_shared<CachedCubin>();
+  cached->cubin = std::move(entry->cubin);
+  cached->key = key;
+  cached->toolchain_release = std::move(entry->toolchain_release);
+  cached->origin = CachedCubin::Origin::disk;
+  return cached;
+}
+
+KeyLock CubinCache::lock_key(const CacheKey& key, const CompileOptions& options,
+                             std::string_view kernel_name) {
+  // Without tileiras there is nothing to compile, and so nothing to wait for or to write.
+  if (!config_.disk_enabled || !writable_ || !toolchain()) return KeyLock();
+  const fs::path path = lock_path(key);
+  if (auto ec = create_private_directories(path.parent_path(), *config_.io)) {
+    ++counters_.disk_errors;
+    disable_writes("cannot create " + path.parent_path().string() + ": " + ec.message());
+    return KeyLock();
+  }
+  // A holder's compilation ends within its time limit, or with the holder; ours is the longest we wait.
+  const auto deadline = options.timeout.count() > 0 ? KeyLock::Clock::now() + options.timeout
+                                                    : KeyLock::Clock::time_point::max();
+  KeyLock lock(path, *config_.io, deadline);
+  if (lock.error() == EWOULDBLOCK) {
+    std::fprintf(stderr,
+                 "cutile: waited %lld ms for another process compiling kernel '%.*s' (%s); compiling it here "
+                 "without caching it\n",
+                 static_cast<long long>(options.timeout.count()), static_cast<int>(kernel_name.size()),
+                 kernel_name.data(), path.c_str());
+  } else if (!lock.held()) {
+    ++counters_.disk_errors;
+    disable_writes("cannot lock " + path.string() + ": " + std::strerror(lock.error()));
+  }
+  return lock;
 }
 
 CubinCache::Result CubinCache::compile(const CacheKey& key, std::span<const uint8_t> bytecode,
-                                       const CompileOptions& options, std::string_view kernel_name) {
+                                       const CompileOptions& options, std::string_view kernel_name,
+                                       bool store) {
   const auto& installed = toolchain();
   if (!installed) {
     std::string cache = config_.disk_enabled
@@ -317,52 +455,50 @@ CubinCache::Result CubinCache::compile(const CacheKey& key, std::span<const uint
   cached->toolchain_release = installed->release;
   cached->origin = CachedCubin::Origin::compiled;
   cached->compile_seconds = compiled.seconds;
-  if (config_.disk_enabled && writable_)
-    write_entry(CacheEntry{key, cached->toolchain_release, cached->cubin});
+  if (store && writable_) write_entry(CacheEntry{key, cached->toolchain_release, cached->cubin});
   return cached;
 }
 
 std::optional<CacheEntry> CubinCache::read_entry(const CacheKey& key) {
   const fs::path path = entry_path(key);
-  auto bytes = read_whole_file(path);
-  if (!bytes) {
-    if (errno != ENOENT && errno != ENOTDIR) ++counters_.disk_errors;
-    return std::nullopt;
-  }
-  std::string why;
-  auto entry = decode_cache_entry(*bytes, key, &why);
-  if (!entry) {
-    std::fprintf(stderr, "cutile: discarding corrupt cache entry %s: %s\n", path.c_str(), why.c_str());
-    ++counters_.corrupt_entries;
-    std::error_code ec;
-    fs::remove(path, ec);
-  }
-  return entry;
+  EntryFile file = read_entry_file(path, key, config_.max_bytes);
+  if (file.error != 0 && file.error != ENOENT && file.error != ENOTDIR) ++counters_.disk_errors;
+  if (!file.untrusted.empty()) discard(path, "untrusted", file.untrusted);
+  if (!file.corrupt.empty()) discard(path, "corrupt", file.corrupt);
+  return std::move(file.entry);
+}
+
+void CubinCache::discard(const fs::path& path, std::string_view kind, const std::string& why) {
+  std::fprintf(stderr, "cutile: discarding %.*s cache entry %s: %s\n", static_cast<int>(kind.size()),
+               kind.data(), path.c_str(), why.c_str());
+  ++counters_.corrupt_entries;
+  std::error_code ec;
+  fs::remove(path, ec);
 }
 
 void CubinCache::write_entry(const CacheEntry& entry) {
   static std::atomic<uint64_t> temp_counter{0};
+  const auto bytes = encode_cache_entry(entry);
+  if (bytes.size() > config_.max_bytes) return;  // readers refuse it: it stays in memory only
   const fs::path path = entry_path(entry.key);
   const fs::path dir = path.parent_path();
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
+  CacheIo& io = *config_.io;
+  if (auto ec = create_private_directories(dir, io)) {
     ++counters_.disk_errors;
     disable_writes("cannot create " + dir.string() + ": " + ec.message());
     return;
   }
   const fs::path temp = dir / (path.stem().string() + ".tmp." + std::to_string(::getpid()) + "." +
                                std::to_string(temp_counter++));
-  const auto bytes = encode_cache_entry(entry);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  bool written = fd >= 0 && write_all(fd, bytes) && ::fsync(fd) == 0;
+  int fd = io.open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  bool written = fd >= 0 && write_all(io, fd, bytes) && io.fsync(fd) == 0;
   std::string why = written ? "" : errno_text();
-  if (fd >= 0 && ::close(fd) != 0 && written) {
+  if (fd >= 0 && io.close(fd) != 0 && written) {
     written = false;
     why = errno_text();
   }
   // rename() replaces an entry another process wrote meanwhile with an equal one, atomically.
-  if (written && ::rename(temp.c_str(), path.c_str()) != 0) {
+  if (written && io.rename(temp.c_str(), path.c_str()) != 0) {
     written = false;
     why = errno_text();
   }
@@ -372,9 +508,9 @@ void CubinCache::write_entry(const CacheEntry& entry) {
     disable_writes("cannot write " + path.string() + ": " + why);
     return;
   }
-  if (int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir_fd >= 0) {
-    ::fsync(dir_fd);  // makes the rename itself durable
-    ::close(dir_fd);
+  if (int dir_fd = io.open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0); dir_fd >= 0) {
+    io.fsync(dir_fd);  // makes the rename itself durable
+    io.close(dir_fd);
   }
   evict(path);
 }
@@ -398,15 +534,21 @@ void CubinCache::evict(const fs::path& keep) {
     const std::string name = it->path().filename().string();
     auto used = it->last_write_time(file_ec);
     if (file_ec) continue;
-    if (name.find(".tmp.") != std::string::npos) {
-      if (now - used > kStaleTempAge) fs::remove(it->path(), file_ec);
+    if (name.ends_with(".lock")) {
+      // Left by a holder that died: removed when no one holds it (the lock removes its file on release).
+      if (now - used > kStaleTempAge) KeyLock(it->path(), *config_.io, KeyLock::Clock::now());
       continue;
     }
-    if (!name.ends_with(".cubin")) continue;
+    const bool temporary = name.find(".tmp.") != std::string::npos;
+    if (!temporary && !name.ends_with(".cubin")) continue;
+    if (temporary && now - used > kStaleTempAge) {
+      fs::remove(it->path(), file_ec);
+      continue;
+    }
     uint64_t size = it->file_size(file_ec);
     if (file_ec) continue;
-    entries.push_back({it->path(), size, used});
-    total += size;
+    total += size;  // a temporary file in flight takes room too; only entries are evicted
+    if (!temporary) entries.push_back({it->path(), size, used});
   }
   if (total <= config_.max_bytes) return;
   std::sort(entries.begin(), entries.end(), [](const File& a, const File& b) { return a.used < b.used; });

@@ -3,15 +3,19 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
+#include "compile/unique_fd.hpp"
 #include "cutile/error.hpp"
 
 extern char** environ;
@@ -23,26 +27,13 @@ using Clock = std::chrono::steady_clock;
 
 // After SIGKILL the pipes close as soon as the group is gone; this bounds the wait if something escaped it.
 constexpr auto kDrainAfterKill = std::chrono::milliseconds(1000);
-
-class Fd {
- public:
-  Fd() = default;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
+// How often the child's exit is checked: soon at first, as most runs are short, then at most this often.
+constexpr auto kFirstExitPoll = std::chrono::milliseconds(1);
+constexpr auto kLastExitPoll = std::chrono::milliseconds(50);
 
 // Both ends close on exec; the child gets its copies through dup2, which clears the flag.
 struct Pipe {
-  Fd read_end, write_end;
+  UniqueFd read_end, write_end;
   Pipe() {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
@@ -73,19 +64,57 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   return pointers;
 }
 
-// Owns the spawn attributes and file actions, which must be destroyed on every path.
-struct SpawnSetup {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attributes;
-  SpawnSetup() {
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
+// `name` as the shell finds it: a path as is, else the first executable of that name on this process's PATH
+// (else the name, for execve to fail on).
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "/bin:/usr/bin";
+  for (size_t begin = 0; begin <= dirs.size();) {
+    size_t end = std::min(dirs.find(':', begin), dirs.size());
+    const std::string dir(dirs.substr(begin, end - begin));
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    struct stat info {};
+    if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    begin = end + 1;
   }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-  }
-};
+  return name;
+}
+
+// Makes `fd` the descriptor `target` of this process, open across exec.
+void move_fd(int fd, int target) {
+  if (fd == target)
+    ::fcntl(fd, F_SETFD, 0);
+  else
+    ::dup2(fd, target);
+}
+
+// The child between fork and exec: only async-signal-safe calls, as the host may have other threads. A
+// new process group, so that a timeout can kill the child and everything it started; SIGKILL when the
+// thread that started it ends, which is when the host dies, since that thread waits for the child; stdin
+// from /dev/null; default SIGPIPE (a host that ignores it must not pass that on) and no blocked signals.
+[[noreturn]] void exec_child(const char* program, char* const* argv, char* const* envp, pid_t parent, int out,
+                             int err, int report) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);  // the host died before the line above
+  const int null = ::open("/dev/null", O_RDONLY);
+  if (null >= 0) move_fd(null, STDIN_FILENO);
+  move_fd(out, STDOUT_FILENO);
+  move_fd(err, STDERR_FILENO);
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  ::sigaction(SIGPIPE, &default_action, nullptr);
+  sigset_t none;
+  ::sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::execve(program, argv, envp);
+  const int error = errno;
+  [[maybe_unused]] auto written = ::write(report, &error, sizeof error);
+  ::_exit(127);
+}
 
 // Reads whatever is available; returns false at end of file.
 bool drain(int fd, std::string& into) {
@@ -102,6 +131,17 @@ bool drain(int fd, std::string& into) {
   }
 }
 
+// Whether the child has been reaped into `status`; `flags` as for waitpid.
+bool reaped(pid_t pid, int& status, int flags) {
+  for (;;) {
+    const pid_t got = ::waitpid(pid, &status, flags);
+    if (got == pid) return true;
+    if (got < 0 && errno == EINTR) continue;
+    // ECHILD: a host that ignores SIGCHLD has it reaped by the kernel, and its status is lost.
+    return got < 0 && errno == ECHILD;
+  }
+}
+
 }  // namespace
 
 SubprocessResult run_subprocess(const std::vector<std::string>& argv, const SubprocessOptions& options) {
@@ -112,63 +152,77 @@ SubprocessResult run_subprocess(const std::vector<std::string>& argv, const Subp
   std::vector<char*> c_args = c_strings(args);
   std::vector<char*> c_env = c_strings(env);
 
-  Pipe out, err;
-
-  // posix_spawn rather than fork: safe in multi-threaded hosts, and exec failures come back as its result.
-  SpawnSetup setup;
-  posix_spawn_file_actions_addopen(&setup.actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&setup.actions, out.write_end.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&setup.actions, err.write_end.get(), STDERR_FILENO);
-  // A new process group, so that a timeout can kill the child and everything it started.
-  posix_spawnattr_setpgroup(&setup.attributes, 0);
-  // A host that ignores SIGPIPE must not pass that on; the child gets default dispositions and no mask.
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGPIPE);
-  sigemptyset(&empty);
-  posix_spawnattr_setsigdefault(&setup.attributes, &defaults);
-  posix_spawnattr_setsigmask(&setup.attributes, &empty);
-  posix_spawnattr_setflags(&setup.attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  const std::string program = find_program(argv[0]);
+  Pipe out, err, report;  // report: the errno of a failed exec; it closes on a successful one
 
   const auto start = Clock::now();
-  pid_t pid = -1;
-  int spawn_error =
-      ::posix_spawnp(&pid, c_args[0], &setup.actions, &setup.attributes, c_args.data(), c_env.data());
-  if (spawn_error != 0) throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(spawn_error));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw RuntimeError("cannot run '" + argv[0] + "': fork failed: " + std::strerror(errno));
+  if (pid == 0)
+    exec_child(program.c_str(), c_args.data(), c_env.data(), parent, out.write_end.get(), err.write_end.get(),
+               report.write_end.get());
+  ::setpgid(pid, pid);  // as the child does, so that the group exists whichever runs first
   out.write_end.reset();
   err.write_end.reset();
+  report.write_end.reset();
+  int exec_error = 0;
+  ssize_t got;
+  while ((got = ::read(report.read_end.get(), &exec_error, sizeof exec_error)) < 0 && errno == EINTR) {
+  }
+  if (got == sizeof exec_error) {
+    int status = 0;
+    reaped(pid, status, 0);
+    throw RuntimeError("cannot run '" + argv[0] + "': " + std::strerror(exec_error));
+  }
 
   SubprocessResult result;
   std::array<pollfd, 2> fds{pollfd{out.read_end.get(), POLLIN, 0}, pollfd{err.read_end.get(), POLLIN, 0}};
   std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
-  const bool limited = options.timeout.count() > 0;
-  auto deadline = start + options.timeout;
-  bool killed = false;
-  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    int wait_ms = -1;
-    if (limited || killed) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) {
-        if (killed) break;  // the group is dead but someone outside it still holds a pipe
-        ::kill(-pid, SIGKILL);
-        killed = true;
-        result.timed_out = true;
-        deadline = Clock::now() + kDrainAfterKill;
-        continue;
-      }
-      wait_ms = static_cast<int>(left);
+  const auto pipes_open = [&] { return fds[0].fd >= 0 || fds[1].fd >= 0; };
+  auto deadline = options.timeout.count() > 0 ? start + options.timeout : Clock::time_point::max();
+  auto exit_poll = kFirstExitPoll;
+  bool exited = false, killed = false;
+  int status = 0;
+  // The child's exit is polled for: end of file on its pipes says nothing about it (it can close them and
+  // run on), and a helper it left behind can hold them open after it exited.
+  while (!exited || pipes_open()) {
+    if (!exited && reaped(pid, status, WNOHANG)) {
+      exited = true;
+      ::kill(-pid, SIGKILL);  // what it started must not outlive it
+      deadline = std::min(deadline, Clock::now() + kDrainAfterKill);
+      continue;
     }
-    int ready = ::poll(fds.data(), fds.size(), wait_ms);
-    if (ready < 0 && errno != EINTR) break;
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      if (exited || killed) break;  // the group is dead but someone outside it still holds a pipe
+      ::kill(-pid, SIGKILL);
+      killed = result.timed_out = true;
+      deadline = now + kDrainAfterKill;
+      exit_poll = kFirstExitPoll;
+      continue;
+    }
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    if (!exited) {
+      wait = std::min(wait, exit_poll);
+      exit_poll = std::min(exit_poll * 2, kLastExitPoll);
+    }
+    if (!pipes_open()) {
+      std::this_thread::sleep_for(wait);
+      continue;
+    }
+    if (::poll(fds.data(), fds.size(), static_cast<int>(wait.count())) < 0 && errno != EINTR) {
+      fds[0].fd = fds[1].fd = -1;  // cannot read on: wait for the child alone
+      continue;
+    }
     for (size_t i = 0; i < fds.size(); ++i)
       if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-        if (!drain(fds[i].fd, *sinks[i])) fds[i].fd = -1;  // negative fds are skipped by poll
+        if (!drain(fds[i].fd, *sinks[i])) {
+          fds[i].fd = -1;              // negative fds are skipped by poll
+          exit_poll = kFirstExitPoll;  // the exit usually follows closed output closely
+        }
   }
-
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  if (!exited) reaped(pid, status, 0);  // killed: SIGKILL ends it
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

@@ -1,18 +1,25 @@
 #include "cutile/compile/tileiras.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 
 #include "compile/subprocess.hpp"
+#include "compile/unique_fd.hpp"
 #include "cutile/compile/cache_dir.hpp"
+#include "cutile/compile/cubin_check.hpp"
 #include "cutile/error.hpp"
 
 namespace cutile::compile {
@@ -24,20 +31,55 @@ namespace {
 constexpr std::array<std::string_view, 12> kGpuNames{"sm_80",  "sm_86",  "sm_87",  "sm_88",
                                                      "sm_89",  "sm_90",  "sm_100", "sm_103",
                                                      "sm_107", "sm_110", "sm_120", "sm_121"};
+// How much of tileiras' stderr a message quotes.
 constexpr size_t kDiagnosticLines = 4;
+constexpr size_t kDiagnosticChars = 600;
 
-// A private mkdtemp directory, removed with everything in it however the compilation ends.
+// Scratch directories: <temp>/cutile-tileiras-XXXXXX (mkdtemp's six characters).
+constexpr std::string_view kScratchPrefix = "cutile-tileiras-";
+// A scratch directory untouched this long and locked by no process was left by one that died. Younger ones
+// are left alone: between mkdtemp and its lock, or of a cutile that took no lock, one may still be in use.
+constexpr std::time_t kStaleScratchSeconds = 3600;
+
+fs::path scratch_base() {
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  return ec ? fs::path("/tmp") : base;
+}
+
+// Removes the scratch directories that processes killed mid-compilation left in `base`: only ours (this
+// user's, named so, a directory and not a link to one), only stale ones (old, and not locked by the live
+// compilation that owns it).
+void sweep_scratch(const fs::path& base) {
+  std::error_code ec;
+  for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(kScratchPrefix) || name.size() != kScratchPrefix.size() + 6) continue;
+    UniqueFd dir(::open(it->path().c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat info {};
+    if (!dir || ::fstat(dir.get(), &info) != 0 || info.st_uid != ::geteuid()) continue;
+    if (std::time(nullptr) - info.st_mtime < kStaleScratchSeconds) continue;
+    if (::flock(dir.get(), LOCK_EX | LOCK_NB) != 0) continue;
+    std::error_code remove_ec;
+    fs::remove_all(it->path(), remove_ec);
+  }
+}
+
+// A private mkdtemp directory, removed with everything in it however the compilation ends, and locked
+// while it exists so that no sweep takes it for stale. The first one of a process sweeps stale ones.
 class TempDir {
  public:
   TempDir() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "cutile-tileiras-XXXXXX").string();
+    const fs::path base = scratch_base();
+    static std::once_flag swept;
+    std::call_once(swept, [&] { sweep_scratch(base); });
+    std::string pattern = (base / (std::string(kScratchPrefix) + "XXXXXX")).string();
     if (::mkdtemp(pattern.data()) == nullptr)
       throw RuntimeError("cannot create a temporary directory in " + base.string() + ": " +
                          std::strerror(errno));
     path_ = pattern;
+    lock_.reset(::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (lock_) ::flock(lock_.get(), LOCK_EX);
   }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -49,6 +91,7 @@ class TempDir {
 
  private:
   fs::path path_;
+  UniqueFd lock_;
 };
 
 void write_file(const fs::path& path, std::string_view bytes) {
@@ -73,24 +116,59 @@ std::string command_line(const std::vector<std::string>& argv, const Toolchain& 
   return line;
 }
 
-std::string failure_status(const SubprocessResult& result, const CompileOptions& options) {
-  if (result.timed_out) return "timed out after " + std::to_string(options.timeout.count()) + " ms";
-  if (result.signal != 0) return "killed by signal " + std::to_string(result.signal);
-  if (result.exit_code == 0) return "exit 0 but no cubin written";
-  return "exit " + std::to_string(result.exit_code);
+// What is wrong with the cubin of a tileiras run that exited 0, or nullopt when nothing is.
+std::optional<std::string> output_problem(std::span<const uint8_t> cubin, std::span<const uint8_t> bytecode) {
+  if (cubin.empty()) return "no cubin written";
+  std::vector<std::string> entries;
+  try {
+    entries = entry_names(bytecode);
+  } catch (const UserError& error) {
+    return "the cubin cannot be checked, the bytecode's entries are unreadable: " + error.message();
+  }
+  if (auto problem = cubin_problem(cubin, entries)) return "the cubin is invalid: " + *problem;
+  return std::nullopt;
 }
 
+std::string failure_status(const SubprocessResult& result, const CompileOptions& options,
+                           const std::optional<std::string>& defect) {
+  if (result.timed_out) return "timed out after " + std::to_string(options.timeout.count()) + " ms";
+  if (result.signal != 0) return "killed by signal " + std::to_string(result.signal);
+  if (result.exit_code != 0) return "exit " + std::to_string(result.exit_code);
+  return "exit 0 but " + *defect;  // a clean exit fails only for what output_problem() found
+}
+
+// `line` as printable ASCII: tabs become spaces, other bytes \xNN, so that a NUL cannot cut a C string
+// (what(), the C ABI's last error) short and escape sequences do not reach a terminal.
+std::string printable(std::string_view line) {
+  std::string text;
+  for (char c : line) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte == '\t') {
+      text += ' ';
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      text += c;
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      text += escaped;
+    }
+  }
+  return text;
+}
+
+// tileiras' first non-blank lines, printable and at most kDiagnosticChars long; stderr.txt has them all.
 std::string first_lines(const std::string& text) {
   std::string lines;
   size_t count = 0;
   for (size_t begin = 0; begin < text.size() && count < kDiagnosticLines;) {
     size_t end = std::min(text.find('\n', begin), text.size());
-    std::string line = text.substr(begin, end - begin);
-    if (line.find_first_not_of(" \t\r") != std::string::npos) {
-      lines += (count++ ? " | " : "") + line;
-    }
+    // More of a line than the message can quote need not be made printable.
+    std::string_view line = std::string_view(text).substr(begin, std::min(end - begin, kDiagnosticChars + 1));
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos)
+      lines += (count++ ? " | " : "") + printable(line);
     begin = end + 1;
   }
+  if (lines.size() > kDiagnosticChars) lines = lines.substr(0, kDiagnosticChars) + "...";
   return lines.empty() ? "(no diagnostics on stderr)" : lines;
 }
 
@@ -108,11 +186,14 @@ fs::path make_bundle_dir(const fs::path& root, std::string_view kernel_name) {
   ::gmtime_r(&now, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-  fs::create_directories(root);
+  if (auto ec = create_private_directories(root, *CacheIo::system()))
+    throw fs::filesystem_error("cannot create", root, ec);
   std::string base = file_name_part(kernel_name) + "-" + stamp + "-" + std::to_string(::getpid());
   for (int attempt = 0;; ++attempt) {  // two failures of one kernel within a second
     fs::path dir = root / (attempt ? base + "-" + std::to_string(attempt) : base);
-    if (fs::create_directory(dir)) return dir;
+    if (::mkdir(dir.c_str(), 0700) == 0) return dir;
+    if (errno != EEXIST)
+      throw fs::filesystem_error("cannot create", dir, std::error_code(errno, std::generic_category()));
   }
 }
 
@@ -120,7 +201,7 @@ fs::path make_bundle_dir(const fs::path& root, std::string_view kernel_name) {
 std::string write_reproducer(const fs::path& root, std::string_view kernel_name,
                              std::span<const uint8_t> bytecode, const Toolchain& toolchain,
                              const std::vector<std::string>& argv, const std::vector<std::string>& local_argv,
-                             const SubprocessResult& result) {
+                             const SubprocessResult& result, std::span<const uint8_t> cubin) {
   try {
     fs::path dir = make_bundle_dir(root, kernel_name);
     write_file(dir / "input.tileirbc", as_chars(bytecode));
@@ -134,6 +215,7 @@ std::string write_reproducer(const fs::path& root, std::string_view kernel_name,
     write_file(dir / "versions.txt", versions);
     write_file(dir / "stderr.txt", result.stderr_text);
     if (!result.stdout_text.empty()) write_file(dir / "stdout.txt", result.stdout_text);
+    if (!cubin.empty()) write_file(dir / "output.cubin", as_chars(cubin));
     return "reproducer bundle: " + dir.string();
   } catch (const std::exception& error) {
     return std::string("reproducer bundle not written: ") + error.what();
@@ -185,21 +267,26 @@ CompileResult compile_to_cubin(const Toolchain& toolchain, std::span<const uint8
 
   CompileResult compiled;
   compiled.seconds = result.seconds;
-  if (result.succeeded()) compiled.cubin = read_file(output);
-  if (!compiled.cubin.empty()) return compiled;
+  std::optional<std::string> defect;
+  if (result.succeeded()) {
+    compiled.cubin = read_file(output);
+    defect = output_problem(compiled.cubin, bytecode);
+    if (!defect) return compiled;
+  }
 
   fs::path root = options.reproducer_root;
   std::string bundle;
   try {
     if (root.empty()) root = cache_dir() / "reproducers";
     bundle = write_reproducer(root, kernel_name, bytecode, toolchain, argv,
-                              tileiras_argv(toolchain, "input.tileirbc", "output.cubin", options), result);
+                              tileiras_argv(toolchain, "input.tileirbc", "output.cubin", options), result,
+                              compiled.cubin);
   } catch (const RuntimeError& error) {
     bundle = "reproducer bundle not written: " + error.message();
   }
   throw RuntimeError("tileiras failed for kernel '" + std::string(kernel_name) + "' (" +
-                     failure_status(result, options) + ") on " + options.gpu_name + ": " +
-                     first_lines(result.stderr_text) + "; " + bundle);
+                     failure_status(result, options, defect) + ") on " + options.gpu_name + "; " + bundle +
+                     "; stderr: " + first_lines(result.stderr_text));
 }
 
 }  // namespace cutile::compile

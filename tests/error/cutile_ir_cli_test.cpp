@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "cutile/bytecode/writer.hpp"
+#include "cutile/ir/builder.hpp"
 #include "support/cutile_ir_tool.hpp"
 #include "support/temp_dir.hpp"
 #include "support/toolchain_fixture.hpp"
@@ -90,6 +92,32 @@ TEST(CutileIrCli, BadArguments) {
   const auto no_args = run_cutile_ir({});
   EXPECT_EQ(no_args.exit_code, 3);
   EXPECT_NE(no_args.stderr_text.find("usage:"), std::string::npos);
+}
+
+// Bytecode that decodes but does not verify is bad input as well: the printer and the diff assume a
+// verified module. The error is the verifier's, located at the op.
+TEST(CutileIrCli, UnverifiedModuleIsAnInputError) {
+  ir::Module module;
+  ir::Function& f = module.add_function("bad", {ir::pointer_type(ir::ElementType::f32)});
+  ir::Builder b(f.entry_block());
+  b.set_location(ir::Location{"/src/bad_kernel.cpp", 12, 3});
+  ir::Value* tile = b.constant_float(ir::ElementType::f32, 0, {1, 16});
+  ir::Value* zero = b.constant_int(ir::ElementType::i32, 0);
+  const auto weak = ir::Attribute::enum_of(ir::EnumKind::memory_ordering, ir::MemoryOrdering::weak);
+  b.create(ir::Opcode::load_view_tko, {tile->type(), ir::Type::token()}, {{tile}, {zero, zero}, {}},
+           {{"memory_ordering_semantics", weak}});  // a load from a tile, not from a view
+  b.return_();
+  test_support::TempDir dir("cutile-ir-unverified");
+  const auto path = dir.path() / "unverified.tileirbc";
+  test_support::write_binary(path, bytecode::write_bytecode(module));
+
+  const std::string where = path.string() +
+                            ": not a valid Tile IR module: in kernel 'bad' at /src/bad_kernel.cpp:12:3: "
+                            "load_view_tko: ";
+  expect_input_error({"dump", path.string()}, where);
+  expect_input_error({"diff", path.string(), kSoftmax}, where);
+  expect_input_error({"diff", kSoftmax, path.string()}, where);
+  expect_input_error({"compile", path.string(), "--gpu", "sm_90"}, where);
 }
 
 // Fuzz-style: every prefix of a reference file is rejected with a message by dump and by diff (as the

@@ -41,7 +41,9 @@ class TileirasFailure : public test_support::ToolchainTest {
   static fs::path bundle_of(const std::string& message) {
     const std::string marker = "; reproducer bundle: ";
     auto at = message.find(marker);
-    return at == std::string::npos ? fs::path() : fs::path(message.substr(at + marker.size()));
+    if (at == std::string::npos) return {};
+    at += marker.size();
+    return message.substr(at, message.find("; stderr: ", at) - at);
   }
 
   CompileOptions options;
@@ -54,7 +56,8 @@ TEST_F(TileirasFailure, CorruptBytecodeLeavesAReproducer) {
 
   std::string message = failure(bytecode, "corrupt_vadd");
   EXPECT_TRUE(message.starts_with("tileiras failed for kernel 'corrupt_vadd' (exit ")) << message;
-  EXPECT_NE(message.find(") on sm_90: error: "), std::string::npos) << message;
+  EXPECT_NE(message.find(") on sm_90; reproducer bundle: "), std::string::npos) << message;
+  EXPECT_NE(message.find("; stderr: error: "), std::string::npos) << message;
   EXPECT_NE(message.find("exceeds remaining data size"), std::string::npos) << message;
 
   fs::path bundle = bundle_of(message);
@@ -86,7 +89,7 @@ TEST_F(TileirasFailure, TimeoutIsReported) {
   options.gpu_name = "sm_100";
   std::string message = failure(read_binary(test_support::reference_bytecode_path()), "slow_vadd");
   EXPECT_TRUE(
-      message.starts_with("tileiras failed for kernel 'slow_vadd' (timed out after 1 ms) on sm_100: "))
+      message.starts_with("tileiras failed for kernel 'slow_vadd' (timed out after 1 ms) on sm_100; "))
       << message;
   EXPECT_TRUE(fs::is_regular_file(bundle_of(message) / "command.txt")) << message;
 }

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
 
 #include "cutile/error.hpp"
+#include "support/process_state.hpp"
 #include "support/scoped_env.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cutile::compile {
 namespace {
@@ -61,6 +64,28 @@ TEST(Subprocess, TimeoutKillsWhatTheChildStarted) {
   auto result = run_subprocess({"sh", "-c", "sleep 5 & wait"}, options);
   EXPECT_TRUE(result.timed_out);
   EXPECT_LT(result.seconds, 2.0);
+}
+
+TEST(Subprocess, TimeoutCoversAChildThatClosedItsOutput) {
+  // End of file on both pipes says nothing about the child: the deadline still holds.
+  SubprocessOptions options;
+  options.timeout = 200ms;
+  auto result = run_subprocess({"sh", "-c", "exec >/dev/null 2>&1; exec sleep 30"}, options);
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_EQ(result.signal, SIGKILL);
+  EXPECT_LT(result.seconds, 2.0);
+}
+
+TEST(Subprocess, WhatTheChildLeavesBehindIsKilled) {
+  test_support::TempDir temp("cutile-subprocess");
+  const auto pid_file = temp.path() / "pid";
+  auto result = run_subprocess({"sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $! > " + pid_file.string()});
+  EXPECT_TRUE(result.succeeded());
+  pid_t left = 0;
+  std::ifstream(pid_file) >> left;
+  ASSERT_GT(left, 0);
+  EXPECT_TRUE(test_support::process_ends_within(left, 2000ms));
+  if (test_support::process_alive(left)) ::kill(left, SIGKILL);
 }
 
 TEST(Subprocess, ReportsTheSignalThatEndedTheChild) {

@@ -15,6 +15,7 @@
 #include "cutile/compile/toolchain.hpp"
 #include "cutile/error.hpp"
 #include "cutile/ir/printer.hpp"
+#include "cutile/ir/verifier.hpp"
 #include "cutile/ir_diff/diff.hpp"
 
 namespace {
@@ -33,7 +34,7 @@ constexpr std::string_view kUsage =
     "      compare the generated kernel GEN against the reference REF feature by feature; FILE pins the\n"
     "      CRITICAL rows the port keeps on purpose, each with its reason (include/cutile/ir_diff/diff.hpp)\n"
     "exit status: 0 success / PASS, 2 PASS_WITH_NOTES, 1 FAIL or a failed compilation,\n"
-    "             3 bad arguments or unreadable input\n";
+    "             3 bad arguments, or input that cannot be read or does not verify\n";
 
 constexpr int kExitInput = 3;
 
@@ -93,6 +94,11 @@ Input read_input(const std::string& path) {
   } catch (const Error& e) {
     throw UserError(path + ": " + e.message());
   }
+  // The printer and the diff assume a verified module.
+  const auto problems = ir::check_module(*input.decoded.module, input.decoded.version);
+  if (!problems.empty())
+    throw UserError(path + ": not a valid Tile IR module: " + problems.front().str() +
+                    (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : ""));
   return input;
 }
 

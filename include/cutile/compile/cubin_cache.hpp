@@ -2,14 +2,19 @@
 //
 // get() looks in the in-memory map, then on disk, then compiles with tileiras and stores the cubin in
 // both. Concurrent callers for one key wait on a single compilation (single flight); other keys compile
-// in parallel. A failed compilation reaches every caller waiting on it and is not cached. The in-memory
-// map keeps every cubin the process has used (like the modules loaded from them); it is never evicted.
+// in parallel. So do processes that share the disk cache: the one holding the key's lock file (an flock,
+// which dies with its holder) compiles and writes the entry, the others wait for it, for up to their compile
+// timeout, and then read it. A failed compilation reaches every caller waiting on it and is not cached. The
+// in-memory map keeps every cubin the process has used (like the modules loaded from them); it is never
+// evicted.
 //
 // Disk layout: <dir>/<hex[0:2]>/<hex>.cubin, one file per key, in the format of encode_cache_entry().
 // Writes go to a unique temporary file in the same directory, are fsync'ed and renamed into place, so
-// concurrent processes only ever see whole entries. Every read is verified; an entry that fails is reported
-// once on stderr, deleted and recompiled. After each write, least-recently-used entries (by mtime; a hit
-// touches it) are evicted until the directory is under max_bytes.
+// concurrent processes only ever see whole entries. Every read is verified, the cubin too
+// (cubin_check.hpp); an entry that fails is reported once on stderr, deleted and recompiled. A read goes no
+// further than the entry header's stated size and max_bytes: a larger file is corrupt. After each write,
+// least-recently-used entries (by mtime; a hit touches it) are evicted until the directory, temporary files
+// included, is under max_bytes; an entry larger than max_bytes is not written.
 //
 // Toolchain rule: an entry records the tileiras release that compiled it. With tileiras installed, an
 // entry of another release is recompiled; without tileiras it is used as is. "No toolchain" is a normal
@@ -36,11 +41,14 @@
 #include <string_view>
 #include <vector>
 
+#include "cutile/compile/cache_io.hpp"
 #include "cutile/compile/cache_key.hpp"
 #include "cutile/compile/tileiras.hpp"
 #include "cutile/compile/toolchain.hpp"
 
 namespace cutile::compile {
+
+class KeyLock;
 
 struct CachedCubin {
   enum class Origin { compiled, memory, disk };
@@ -57,6 +65,8 @@ struct CacheConfig {
   std::filesystem::path dir;  ///< where the entries live (the "cubins" directory itself)
   bool disk_enabled = true;
   uint64_t max_bytes = uint64_t{1} << 30;
+  /// The system calls of disk writes (cache_io.hpp), which tests replace to inject faults.
+  std::shared_ptr<CacheIo> io = CacheIo::system();
 
   /// From the environment variables above. A malformed CUTILE_CACHE or CUTILE_CACHE_MAX_BYTES is a
   /// cutile::UserError; an unknown home directory turns the disk cache off with a warning.
@@ -105,7 +115,8 @@ class CubinCache {
   /// module written without source locations, so that checkouts and compilers that locate the same
   /// kernel differently (paths, columns) share entries.
   std::shared_ptr<const CachedCubin> get(std::span<const uint8_t> bytecode, const CompileOptions& options,
-                                         std::string_view kernel_name, std::span<const uint8_t> identity = {});
+                                         std::string_view kernel_name,
+                                         std::span<const uint8_t> identity = {});
 
   /// Ahead-of-time compilation: get() for its side effect of filling the caches. Needs tileiras unless the
   /// entry is already there.
@@ -124,6 +135,8 @@ class CubinCache {
 
   /// Where the disk entry of `key` lives (whether or not it exists).
   std::filesystem::path entry_path(const CacheKey& key) const;
+  /// The entry's lock file, <hex>.lock beside it, which exists while a process compiles the key.
+  std::filesystem::path lock_path(const CacheKey& key) const;
 
   const CacheConfig& config() const { return config_; }
   /// False when the disk cache is off, or once its directory could not be created or an entry could not be
@@ -144,9 +157,17 @@ class CubinCache {
 
   Result load_or_compile(const CacheKey& key, std::span<const uint8_t> bytecode,
                          const CompileOptions& options, std::string_view kernel_name);
+  /// The disk entry of `key` when it can be served, else null.
+  Result load(const CacheKey& key, std::span<const uint8_t> bytecode);
+  /// The key's lock across processes, waited for up to the compile timeout; not held when the disk cache
+  /// is not written to, when the lock cannot be taken (reported) or when waiting for it ran out.
+  KeyLock lock_key(const CacheKey& key, const CompileOptions& options, std::string_view kernel_name);
+  /// Compiles with tileiras; `store`: and writes the entry, which only the key's lock holder does.
   Result compile(const CacheKey& key, std::span<const uint8_t> bytecode, const CompileOptions& options,
-                 std::string_view kernel_name);
+                 std::string_view kernel_name, bool store);
   std::optional<CacheEntry> read_entry(const CacheKey& key);
+  /// Reports a corrupt or untrusted entry (`kind`) once on stderr and deletes it.
+  void discard(const std::filesystem::path& path, std::string_view kind, const std::string& why);
   void write_entry(const CacheEntry& entry);
   void evict(const std::filesystem::path& keep);
   void disable_writes(const std::string& reason);

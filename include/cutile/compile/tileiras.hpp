@@ -31,10 +31,11 @@ struct CompileResult {
 std::span<const std::string_view> supported_gpu_names();
 
 /// Runs tileiras on `bytecode`. A gpu_name or opt_level tileiras would refuse is a cutile::UserError.
-/// When tileiras fails, times out or writes nothing, a reproducer bundle is left in
-/// <reproducer_root>/<kernel>-<time>-<pid>/ (input.tileirbc, command.txt, versions.txt, stderr.txt)
-/// and a cutile::RuntimeError names the kernel, the exit status, the target, tileiras' first
-/// diagnostics and the bundle.
+/// When tileiras fails, times out, writes nothing or writes a cubin that cubin_problem() (cubin_check.hpp)
+/// refuses, a reproducer bundle is left in <reproducer_root>/<kernel>-<time>-<pid>/ (input.tileirbc,
+/// command.txt, versions.txt, stderr.txt, and output.cubin when one was written) and a cutile::RuntimeError
+/// names the kernel, the exit status or the cubin's defect, the target, the bundle and then tileiras' first
+/// diagnostics, as printable text of bounded length.
 CompileResult compile_to_cubin(const Toolchain& toolchain, std::span<const uint8_t> bytecode,
                                const CompileOptions& options, std::string_view kernel_name);
 
