@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The bridges on a GPU machine without network (torch preinstalled): builds the C ABI library and the
-# launch-overhead benchmark, runs the python test tier (C ABI statuses, torch round trips on every GPU,
-# torch.compile, the TileGym plugin), TileGym's own tests of the ported ops with backend "cutile-cpp"
-# (where the pack has them) and the launch-overhead benchmarks from C++ and Python.
+# launch-overhead benchmark, runs TileGym's own tests of the ported ops with backend "cutile-cpp" (where
+# the pack has them), the python test tier (C ABI statuses, torch round trips on every GPU, torch.compile,
+# the TileGym plugin) in the wall time left of BRIDGES_TOTAL_S (540), and the launch-overhead benchmarks
+# from C++ and Python.
 #   usage: scripts/gpu_python_check.sh PACK_DIR OUT_DIR
 # PACK_DIR may hold tc.tar.xz and googletest.tar.xz (as for scripts/gpu_session.sh) and wheels/ (from
 # scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile; each carried wheel is installed) and tilegym/tests
@@ -10,6 +11,8 @@
 # JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
 # BENCH_GIT_COMMIT overrides the commit recorded in the summary.
 set -uo pipefail
+SECONDS=0
+total=${BRIDGES_TOTAL_S:-540}  # wall time: TileGym's tests first, then the python tier in what is left
 pack=$(cd "$1" && pwd)
 out=$2
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,11 +51,6 @@ if [[ -f $pack/tc.tar.xz ]]; then
 fi
 export CUTILE_CACHE_DIR=$work/cache CUDA_TILE_CACHE_DIR=$work/cutile-python-cache
 
-# The python tier, one pytest run over all files so that the JUnit XML has every case.
-CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
-  python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" "$repo/tests/python" >"$logs/pytest.log" 2>&1
-pytest_exit=$?
-
 # TileGym's own correctness tests (test_op) of the ops we register, on our backend alone: the test classes
 # name their backends in `_backends`, which becomes ["cutile-cpp"]; the plugin import registers the backend,
 # and DISABLE_FALLBACK=1 makes an op we lack fail instead of running PyTorch's.
@@ -63,10 +61,20 @@ if [[ -d $pack/tilegym/tests ]]; then
   ported=(activation/test_relu.py activation/test_gelu.py activation/test_geglu.py test_silu_and_mul.py test_swiglu.py
     test_dropout.py test_softmax.py test_rms_norm.py test_layer_norm_legacy.py test_rope.py)
   (cd "$work/tilegym" && DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build \
-    PYTHONPATH=$repo/python:$PYTHONPATH python3 -m pytest -rs -p no:cacheprovider -p cutile_cpp.tilegym -k test_op \
+    PYTHONPATH=$repo/python:$PYTHONPATH timeout -s INT -k 10 $((total / 2)) \
+    python3 -m pytest -rs -p no:cacheprovider -p cutile_cpp.tilegym -k test_op \
     --junitxml="$logs/tilegym.xml" "${ported[@]/#/tests/ops/}" >"$logs/tilegym.log" 2>&1)
   tilegym_exit=$?
 fi
+
+# The python tier, one pytest run over all files so that the JUnit XML has every case, in the time left
+# before the launch-overhead benchmarks (SIGINT first: pytest still writes the XML of what ran).
+left=$((total - SECONDS - 60))
+((left < 60)) && left=60
+CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
+  timeout -s INT -k 10 "$left" python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" \
+  "$repo/tests/python" >"$logs/pytest.log" 2>&1
+pytest_exit=$?
 
 "$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
   >"$logs/launch_overhead_cpp.log" 2>&1

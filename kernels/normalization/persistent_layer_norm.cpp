@@ -23,9 +23,9 @@ constexpr int64_t kMaxColumns = 16384;
 // 32768 elements.
 constexpr int64_t rows_for(int64_t bd) { return bd <= kShortRow ? 32 : std::clamp<int64_t>(32768 / bd, 1, 8); }
 
-LaunchOptions persistent_options(const op::Target& target, int64_t rows, int64_t tile_rows, int64_t bd) {
+// The grid is the default of an OutTiles output: min(SMs, row tiles) blocks, TileGym's.
+LaunchOptions persistent_options(int64_t bd) {
   LaunchOptions options;
-  options.grid = std::array<int64_t, 3>{std::min<int64_t>(target.sm_count(), (rows + tile_rows - 1) / tile_rows), 1, 1};
   options.hints.num_ctas = 1;
   options.hints.num_worker_warps = bd <= kShortRow || bd > 1024 ? 8 : 4;
   return options;
@@ -41,7 +41,7 @@ void launch_persistent_layer_norm(op::Target& target, const AnyTensor& y, const 
   op::with_float_element(x.element_type(), [&]<class E>() {
     op::with_pow2<kMinTile, kMaxColumns>(x.shape()[1], [&]<int64_t BD>() {
       constexpr int64_t ROWS = rows_for(BD);
-      target.launch(persistent_options(target, x.shape()[0], ROWS, BD), persistent_layer_norm<E, ROWS, BD>,
+      target.launch(persistent_options(BD), persistent_layer_norm<E, ROWS, BD>,
                     Tensor<E>(y).partition({ROWS, BD}), Tensor<float>(mean).partition({ROWS}),
                     Tensor<float>(rstd).partition({ROWS}), Tensor<E>(x), Tensor<E>(weight), Tensor<E>(bias),
                     static_cast<float>(eps));
@@ -55,7 +55,7 @@ void launch_persistent_layer_norm_given_stats(op::Target& target, const AnyTenso
   op::with_float_element(x.element_type(), [&]<class E>() {
     op::with_pow2<kMinTile, kMaxColumns>(x.shape()[1], [&]<int64_t BD>() {
       constexpr int64_t ROWS = rows_for(BD);
-      target.launch(persistent_options(target, x.shape()[0], ROWS, BD), persistent_layer_norm_given_stats<E, ROWS, BD>,
+      target.launch(persistent_options(BD), persistent_layer_norm_given_stats<E, ROWS, BD>,
                     Tensor<E>(y).partition({ROWS, BD}), Tensor<E>(x), Tensor<E>(weight), Tensor<E>(bias),
                     Tensor<float>(mean), Tensor<float>(rstd));
     });

@@ -63,7 +63,7 @@ void interpret(const LoadedKernel& loaded, std::span<const LaunchArg> args,
 Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options) {
   check_args(args, /*needs_memory=*/true);
   const Device device = launch_device(args, options);
-  const std::array<int64_t, 3> grid = infer_grid(args, options, device.sm_count());
+  const std::array<int64_t, 3> grid = infer_grid(args, options, options.sm_count.value_or(device.sm_count()));
   const Stream stream = options.stream ? *options.stream : Stream::default_stream(device);
   // Whether some tensor is lent (AnyTensor::lend), and whether some has a borrow state.
   bool lent = false, tracked = false;
@@ -98,17 +98,19 @@ Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, con
 }
 
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
-                              const std::string& gpu, int sm_count) {
+                              const std::string& gpu) {
   check_args(args, /*needs_memory=*/false);
-  const Specialisation s = specialise(kernel, args, options, infer_grid(args, options, sm_count), gpu);
+  const std::array<int64_t, 3> grid = infer_grid(args, options, options.sm_count.value_or(kDefaultSmCount));
+  const Specialisation s = specialise(kernel, args, options, grid, gpu);
   return {s.name,        gpu, s.cubin->key.hex(), s.bytecode_bytes, s.trace_seconds, s.cubin->compile_seconds,
           s.cubin->cubin};
 }
 
 std::pair<std::string, std::unique_ptr<ir::Module>> trace_only(const KernelRef& kernel, std::span<LaunchArg> args,
-                                                               const LaunchOptions& options, int sm_count) {
+                                                               const LaunchOptions& options) {
   check_args(args, /*needs_memory=*/false);
-  return trace_verified(kernel, args, options, infer_grid(args, options, sm_count));
+  const std::array<int64_t, 3> grid = infer_grid(args, options, options.sm_count.value_or(kDefaultSmCount));
+  return trace_verified(kernel, args, options, grid);
 }
 
 }  // namespace cutile::detail

@@ -28,16 +28,17 @@ AnyTensor Target::scratch(Dtype dtype, std::vector<int64_t> shape) const {
 }
 
 void Target::dispatch(const detail::KernelRef& kernel, std::span<detail::LaunchArg> args, LaunchOptions options) {
+  options.sm_count = sm_count_;
   switch (mode_) {
     case Mode::launch:
       options.stream = stream_;
       detail::launch_kernel(kernel, args, options);
       return;
     case Mode::compile:
-      compiled_.push_back(detail::compile_kernel(kernel, args, options, gpu_, sm_count_));
+      compiled_.push_back(detail::compile_kernel(kernel, args, options, gpu_));
       return;
     case Mode::trace: {
-      auto [name, module] = detail::trace_only(kernel, args, options, sm_count_);
+      auto [name, module] = detail::trace_only(kernel, args, options);
       traced_.push_back({std::move(name), std::move(module)});
       return;
     }

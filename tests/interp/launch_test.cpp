@@ -3,6 +3,7 @@
 // float64 references; and the located errors a CPU launch reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <set>
@@ -131,6 +132,27 @@ TEST(CpuSchedules, EveryOrderVisitsEachTileOnceAndHandsTilesOutAsDocumented) {
       const int64_t rows = i / 3 == 2 ? 1 : 3;
       EXPECT_EQ(owners[static_cast<size_t>(i * 5 + j)], 15 * (i / 3) + rows * j + i % 3) << i << ", " << j;
     }
+}
+
+// Without a grid, an OutTiles kernel gets one block per SM of LaunchOptions::sm_count (at most one per
+// tile), here on the interpreter whose own count is its thread count: linear hands tile t to block t % blocks.
+TEST(CpuSchedules, SmCountSizesTheDefaultGrid) {
+  const ct::Device cpu = ct::Device::cpu();
+  for (int sms : {1, 3, 16, 64}) {
+    auto visits = ct::zeros<int32_t>({7 * 4, 5 * 8}, cpu);  // 7 x 5 tiles
+    auto owner = ct::zeros<int32_t>({7 * 4, 5 * 8}, cpu);
+    ct::LaunchOptions options;
+    options.sm_count = sms;
+    ct::launch(options, count_visits<ct::linear_t>, visits.partition({4, 8}), owner.partition({4, 8})).sync();
+    const std::vector<int32_t> all = owner.to_host();
+    int32_t highest = 0;
+    for (int64_t t = 0; t < 35; ++t) {
+      const int32_t block = all[static_cast<size_t>((t / 5) * 4 * 40 + (t % 5) * 8)];
+      EXPECT_EQ(block, t % std::min(sms, 35)) << sms << " SMs, tile " << t;
+      highest = std::max(highest, block);
+    }
+    EXPECT_EQ(highest + 1, std::min(sms, 35)) << sms << " SMs";
+  }
 }
 
 // Outputs in loop and branch bodies: the memory tokens are carried, and the numbers come out right.

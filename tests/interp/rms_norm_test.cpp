@@ -11,6 +11,7 @@
 #include "cutile/host/launch.hpp"
 #include "cutile/op/run.hpp"
 #include "normalization/rms_norm.hpp"
+#include "support/host_tensor.hpp"
 #include "support/tensor_values.hpp"
 
 namespace {
@@ -18,18 +19,8 @@ namespace {
 namespace ct = cutile;
 namespace lib = cutile::kernels;
 
+using cutile::test_support::expect_close_stored_in;
 using cutile::test_support::to_double;
-
-// |out − ref| ≤ abs + rel·|ref| everywhere, with the bounds of E's rounding of an f32 result.
-template <ct::Element E>
-void expect_close(const std::vector<double>& out, const std::vector<double>& ref, const std::string& what) {
-  const double rel = std::is_same_v<E, float> ? 1e-5 : std::is_same_v<E, ct::f16> ? 2e-3 : 1.6e-2;
-  const double abs = rel;
-  ASSERT_EQ(out.size(), ref.size()) << what;
-  for (size_t i = 0; i < ref.size(); ++i)
-    ASSERT_LE(std::abs(out[i] - ref[i]), abs + rel * std::abs(ref[i]))
-        << what << " at " << i << ": " << out[i] << " vs " << ref[i];
-}
 
 struct Reference {
   std::vector<double> y, rstd;
@@ -74,8 +65,8 @@ TEST_P(CpuRmsNorm, EveryScheduleMatchesFloat64) {
           ct::op::run(lib::rms_norm_op, target, {&y, &rstd, &x, &w}, {1e-5, offset, mode});
           const std::string what = name + " mode " + std::to_string(static_cast<int>(mode)) + " offset " +
                                    std::to_string(offset) + " on " + std::to_string(sms) + " SMs";
-          expect_close<E>(to_double(y), ref.y, "y " + what);
-          expect_close<float>(to_double(rstd), ref.rstd, "rstd " + what);
+          expect_close_stored_in<E>(to_double(y), ref.y, "y " + what);
+          expect_close_stored_in<float>(to_double(rstd), ref.rstd, "rstd " + what);
         }
       }
     }
@@ -122,7 +113,7 @@ TEST_P(CpuRmsNorm, BackwardMatchesFloat64) {
         auto dw = ct::empty<E>({n}, cpu);
         ct::op::run(lib::rms_norm_backward_op, target, {&dx, &dw, &dy, &x, &w, &rstd}, {offset});
         const std::string what = name + " offset " + std::to_string(offset) + " on " + std::to_string(sms) + " SMs";
-        expect_close<E>(to_double(dx), dx_ref, "dx " + what);
+        expect_close_stored_in<E>(to_double(dx), dx_ref, "dx " + what);
         const std::vector<double> got = to_double(dw);
         for (int64_t k = 0; k < n; ++k)
           ASSERT_NEAR(got[static_cast<size_t>(k)], dw_ref[static_cast<size_t>(k)], rounding * (1 + scale))
@@ -160,8 +151,8 @@ TEST(CpuRmsNormKernels, ReloadInShortGathersMatchesFloat64) {
   ct::launch(lib::rms_norm_row_reload<float, 128, 32>, y.partition({1, 128}), rstd.partition({1}), x, w, 1e-5f, 0.0f)
       .sync();
   const Reference ref = forward(to_double(x), to_double(w), m, n, 1e-5, 0.0);
-  expect_close<float>(to_double(y), ref.y, "y");
-  expect_close<float>(to_double(rstd), ref.rstd, "rstd");
+  expect_close_stored_in<float>(to_double(y), ref.y, "y");
+  expect_close_stored_in<float>(to_double(rstd), ref.rstd, "rstd");
 }
 
 }  // namespace

@@ -123,4 +123,12 @@ inline void expect_close(const std::vector<double>& actual, const std::vector<do
   EXPECT_EQ(misses, 0u) << what << ": " << misses << " of " << actual.size() << " elements differ";
 }
 
+/// expect_close with the bounds of storing an f32 result in E: rel = abs = 1e-5 (f32), 2e-3 (f16), 1.6e-2 (bf16).
+template <Element E>
+void expect_close_stored_in(const std::vector<double>& actual, const std::vector<double>& expected,
+                            const std::string& what) {
+  const double bound = std::is_same_v<E, float> ? 1e-5 : std::is_same_v<E, f16> ? 2e-3 : 1.6e-2;
+  expect_close(actual, expected, bound, bound, what);
+}
+
 }  // namespace cutile::test_support

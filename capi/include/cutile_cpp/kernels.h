@@ -155,6 +155,33 @@ CUTILE_CPP_API int32_t cutile_cpp_fmha(const cutile_cpp_tensor* o, const cutile_
 
 /* ---- elementwise ---- */
 
+/* cutile_cpp_dropout:
+ * y = dropout(x) in training mode with TileGym's hash mask: element i (of the flattened tensor) is kept when
+ * f32(h(i) & 0x7fffffff) / 2^31 > f32(p), h the int32 xorshift hash of i * 1103515245 + mix(seed), and
+ * becomes x[i] * (1 / (1 - p) rounded to the dtype), else 0 (all 0 at p = 1). mix(seed) is TileGym's
+ * _mix_seed, (seed * 0x9E3779B1) mod 2^32 as an int32, so that a seed gives TileGym's mask bit for bit. Eval
+ * mode is the identity: callers skip the call.
+ *   out   y  E[N]
+ *   in    x  E[N]
+ *   E: f32, f16, bf16
+ *   seed: int64_t, required: TileGym's seed; only its value modulo 2^32 matters
+ *   p: double, default 0.5, valid when finite(p) && p >= 0 && p <= 1: the probability of dropping an element
+ *   Ports TileGym src/tilegym/ops/cutile/dropout.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_dropout(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
+                                          int64_t seed, double p, int32_t device_id, void* stream);
+
+/* cutile_cpp_dropout_inplace:
+ * dropout with x its own output, updated in place: the same mask and scale.
+ *   inout x  E[N]
+ *   E: f32, f16, bf16
+ *   seed: int64_t, required: TileGym's seed; only its value modulo 2^32 matters
+ *   p: double, default 0.5, valid when finite(p) && p >= 0 && p <= 1: the probability of dropping an element
+ *   Ports TileGym src/tilegym/ops/cutile/dropout.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_dropout_inplace(const cutile_cpp_tensor* x, int64_t seed, double p,
+                                                  int32_t device_id, void* stream);
+
 /* cutile_cpp_gelu_approximate:
  * The GELU form (TileGym's `approximate`) of gelu, geglu and their backwards: see cutile_cpp_gelu.
  */
@@ -331,6 +358,75 @@ CUTILE_CPP_API int32_t cutile_cpp_transpose_backward(const cutile_cpp_tensor* dx
 
 /* ---- normalization ---- */
 
+/* cutile_cpp_layer_norm_legacy:
+ * Layer normalisation over the last axis, one row per block in column tiles (TileGym's legacy kernel), in
+ * f32: mean[r] = mean_c x[r, c]; rstd[r] = 1 / sqrt(mean_c (x[r, c] - mean[r])^2 + eps); y[r, c] = (x[r, c] -
+ * mean[r]) * rstd[r] * (weight[c] + weight_shift) + bias[c], stored in the dtype; mean and rstd are stored
+ * too.
+ *   out   y       E[M, N]
+ *   out   mean    f32[M]   one per row
+ *   out   rstd    f32[M]   one per row
+ *   in    x       E[M, N]
+ *   in    weight  E[N]
+ *   in    bias    E[N]
+ *   E: f32, f16, bf16
+ *   eps: double, required, valid when finite(eps) && eps >= 0
+ *   weight_shift: double, default 0, valid when finite(weight_shift): added to the weight
+ *   requires N * size(E) <= 65536 (else UNSUPPORTED_SHAPE): a row of at most 64 KiB (TileGym's
+ *     MAX_FUSED_SIZE)
+ *   Ports TileGym src/tilegym/ops/cutile/layer_norm_legacy.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_layer_norm_legacy(const cutile_cpp_tensor* y, const cutile_cpp_tensor* mean,
+                                                    const cutile_cpp_tensor* rstd, const cutile_cpp_tensor* x,
+                                                    const cutile_cpp_tensor* weight,
+                                                    const cutile_cpp_tensor* bias, double eps,
+                                                    double weight_shift, int32_t device_id, void* stream);
+
+/* cutile_cpp_persistent_layer_norm:
+ * Layer normalisation over the last axis, persistent (row tiles, one block per SM), in f32: mean[r] = mean_c
+ * x[r, c] and rstd[r] = 1 / sqrt(mean_c x[r, c]^2 - mean[r]^2 + eps), stored; y = (x - mean) * rstd * weight
+ * + bias rounded to bf16 (as TileGym's kernel stores it, whatever the dtype), stored in the dtype.
+ *   out   y       E[M, N]
+ *   out   mean    f32[M]   one per row
+ *   out   rstd    f32[M]   one per row
+ *   in    x       E[M, N]
+ *   in    weight  E[N]
+ *   in    bias    E[N]
+ *   E: f32, f16, bf16
+ *   eps: double, required, valid when finite(eps) && eps >= 0
+ *   requires N <= 16384 (else UNSUPPORTED_SHAPE): a row is one column tile of at most 16384 (wider ones take
+ *     tileiras minutes)
+ *   Ports TileGym src/tilegym/ops/cutile/layer_norm_legacy.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm(const cutile_cpp_tensor* y,
+                                                        const cutile_cpp_tensor* mean,
+                                                        const cutile_cpp_tensor* rstd,
+                                                        const cutile_cpp_tensor* x,
+                                                        const cutile_cpp_tensor* weight,
+                                                        const cutile_cpp_tensor* bias, double eps,
+                                                        int32_t device_id, void* stream);
+
+/* cutile_cpp_persistent_layer_norm_given_stats:
+ * persistent_layer_norm with mean and rstd given (read, not computed).
+ *   out   y       E[M, N]
+ *   in    x       E[M, N]
+ *   in    weight  E[N]
+ *   in    bias    E[N]
+ *   in    mean    f32[M]   one per row
+ *   in    rstd    f32[M]   one per row
+ *   E: f32, f16, bf16
+ *   requires N <= 16384 (else UNSUPPORTED_SHAPE): a row is one column tile of at most 16384 (wider ones take
+ *     tileiras minutes)
+ *   Ports TileGym src/tilegym/ops/cutile/layer_norm_legacy.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_persistent_layer_norm_given_stats(const cutile_cpp_tensor* y,
+                                                                    const cutile_cpp_tensor* x,
+                                                                    const cutile_cpp_tensor* weight,
+                                                                    const cutile_cpp_tensor* bias,
+                                                                    const cutile_cpp_tensor* mean,
+                                                                    const cutile_cpp_tensor* rstd,
+                                                                    int32_t device_id, void* stream);
+
 /* cutile_cpp_rms_norm_mode:
  * The kernel schedule of cutile_cpp_rms_norm (TileGym's `mode`): auto is static persistent when M > 2 * SMs,
  * else multi-wave reload; static persistent walks (TM, next_pow2(N)) row tiles with one block per SM;
@@ -402,6 +498,60 @@ CUTILE_CPP_API int32_t cutile_cpp_rms_norm_backward(const cutile_cpp_tensor* dx,
 CUTILE_CPP_API int32_t cutile_cpp_softmax(const cutile_cpp_tensor* y, const cutile_cpp_tensor* x,
                                           int32_t use_tma, int32_t use_chunked, int32_t use_multi_wave,
                                           int32_t device_id, void* stream);
+
+/* ---- position ---- */
+
+/* cutile_cpp_rope:
+ * Rotary position embedding (HuggingFace Llama form), in place on q and k, for i < R/2 (R = rope_dim):
+ *   x[..., i] <- x[..., i] * cos[i] - x[..., i + R/2] * sin[i]
+ *   x[..., i + R/2] <- x[..., i + R/2] * cos[i] + x[..., i] * sin[i]
+ * with cos and sin the row of the position (and of the batch, for a table per batch); head dims R and beyond
+ * are not touched, and only the first R/2 columns of cos and sin are read (their halves repeat). Computed in
+ * the dtype. One launch when both q and k have batch stride S times their position stride (e.g. transposes of
+ * (B, S, H, D) buffers), or B = 1, or S = 1; else one launch per batch.
+ *   inout q    E[B, HQ, S, D]
+ *   inout k    E[B, HK, S, D]
+ *   in    cos  E[CB, S, W]     CB = B: a table per batch; CB = 1: one for all
+ *   in    sin  E[CB, S, W]
+ *   E: f32, f16, bf16
+ *   rope_dim: int64_t, required, valid when rope_dim >= 2 && rope_dim % 2 == 0 && rope_dim <= D: how many
+ *     head dims rotate (R): the first R; the others pass through
+ *   requires CB == 1 || CB == B (else SHAPE_MISMATCH): cos and sin have one table for the whole batch, or one
+ *     per batch
+ *   requires W >= rope_dim / 2 (else SHAPE_MISMATCH): the rotation reads the first R/2 columns of cos and sin
+ *   requires pow2(rope_dim / 2) && rope_dim >= 16 && rope_dim <= 256 (else UNSUPPORTED_SHAPE): the kernels
+ *     take R/2 a power of two in [8, 128]
+ *   requires HQ >= 1 && HK >= 1 && max(HQ, HK) <= 128 (else UNSUPPORTED_SHAPE): q and k each have at least
+ *     one head, and one tile block holds at most 128
+ *   Its backward is cutile_cpp_rope_backward.
+ *   Ports TileGym src/tilegym/ops/cutile/rope.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_rope(const cutile_cpp_tensor* q, const cutile_cpp_tensor* k,
+                                       const cutile_cpp_tensor* cos, const cutile_cpp_tensor* sin,
+                                       int64_t rope_dim, int32_t device_id, void* stream);
+
+/* cutile_cpp_rope_backward:
+ * The backward of rope: the gradients dq and dk rotated in place by the opposite angles (the transpose of the
+ * rotation, sin negated).
+ *   inout dq   E[B, HQ, S, D]
+ *   inout dk   E[B, HK, S, D]
+ *   in    cos  E[CB, S, W]
+ *   in    sin  E[CB, S, W]
+ *   E: f32, f16, bf16
+ *   rope_dim: int64_t, required, valid when rope_dim >= 2 && rope_dim % 2 == 0 && rope_dim <= D: how many
+ *     head dims rotate (R): the first R; the others pass through
+ *   requires CB == 1 || CB == B (else SHAPE_MISMATCH): cos and sin have one table for the whole batch, or one
+ *     per batch
+ *   requires W >= rope_dim / 2 (else SHAPE_MISMATCH): the rotation reads the first R/2 columns of cos and sin
+ *   requires pow2(rope_dim / 2) && rope_dim >= 16 && rope_dim <= 256 (else UNSUPPORTED_SHAPE): the kernels
+ *     take R/2 a power of two in [8, 128]
+ *   requires HQ >= 1 && HK >= 1 && max(HQ, HK) <= 128 (else UNSUPPORTED_SHAPE): q and k each have at least
+ *     one head, and one tile block holds at most 128
+ *   Ports TileGym src/tilegym/ops/cutile/rope.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_rope_backward(const cutile_cpp_tensor* dq, const cutile_cpp_tensor* dk,
+                                                const cutile_cpp_tensor* cos, const cutile_cpp_tensor* sin,
+                                                int64_t rope_dim, int32_t device_id, void* stream);
 
 #ifdef __cplusplus
 }

@@ -53,12 +53,16 @@ struct KernelHints {
   }
 };
 
-/// The SMs compile_only sizes default persistent grids by: an H200's.
+/// The SMs compile_only sizes default persistent grids by when the options name none: an H200's.
 inline constexpr int kDefaultSmCount = 132;
 
 struct LaunchOptions {
   std::optional<std::array<int64_t, 3>> grid;  ///< needed when no output partition decides it
   std::optional<Stream> stream;                ///< default: the device's default stream
+  /// The blocks a kernel whose outputs are all OutTiles gets when `grid` is not set (one per SM); default:
+  /// the device's SM count, or kDefaultSmCount where nothing is launched. A caller sharing the GPU, or a
+  /// test of grid sizes, may lower it.
+  std::optional<int> sm_count;
   KernelHints hints;
   int opt_level = 3;  ///< tileiras -O
 };
@@ -106,12 +110,11 @@ std::unique_ptr<ir::Module> trace_erased(AnyKernel kernel, std::span<const Array
 std::optional<ir::Attribute> entry_hints(const KernelHints& hints);
 
 Completion launch_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options);
-/// `sm_count`: the blocks a kernel whose outputs are all OutTiles gets by default, as on that GPU.
 CompiledKernel compile_kernel(const KernelRef& kernel, std::span<LaunchArg> args, const LaunchOptions& options,
-                              const std::string& gpu, int sm_count);
+                              const std::string& gpu);
 /// The checks and the trace of compile_kernel, without tileiras: the entry's name and verified module.
 std::pair<std::string, std::unique_ptr<ir::Module>> trace_only(const KernelRef& kernel, std::span<LaunchArg> args,
-                                                               const LaunchOptions& options, int sm_count);
+                                                               const LaunchOptions& options);
 
 template <class P>
 struct arg_binder;
@@ -206,13 +209,13 @@ Completion launch(void (*kernel)(P...), A&&... args) {
 
 /// Ahead-of-time compilation: the same checks, tracing and cache fill as launch() for `gpu`, with no GPU
 /// needed (arguments may be meta tensors, Tensor<E>::meta(shape)) and nothing launched. A kernel whose
-/// outputs are all OutTiles gets the grid it would get on a GPU with `sm_count` SMs (the H200's 132 by
-/// default) unless `options.grid` sets one.
+/// outputs are all OutTiles gets the grid it would get on a GPU with `options.sm_count` SMs (the H200's 132
+/// by default) unless `options.grid` sets one.
 template <detail::KernelParam... P, class... A>
 CompiledKernel compile_only(const std::string& gpu, const LaunchOptions& options, void (*kernel)(P...), A&&... args) {
   auto bound = detail::bind_args<P...>(std::forward<A>(args)...);
   const detail::KernelRef ref{reinterpret_cast<detail::AnyKernel>(kernel), &detail::trace_erased<P...>};
-  return detail::compile_kernel(ref, bound, options, gpu, kDefaultSmCount);
+  return detail::compile_kernel(ref, bound, options, gpu);
 }
 
 }  // namespace cutile
