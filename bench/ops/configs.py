@@ -33,7 +33,8 @@ TILEGYM_BACKENDS = ("cutile-cpp", "cutile", "cutile-untuned", "triton")
 BACKENDS = TILEGYM_BACKENDS + ("pytorch",)
 UNTUNED = "cutile-untuned"
 DISABLE_AUTOTUNE_ENV = "TILEGYM_DISABLE_AUTOTUNE"  # read by TileGym at every call
-# --family names: the families of DESIGN.md §6, and elementwise_norm for all the ops here.
+# --family names: the families of DESIGN.md §6, and elementwise_norm for the elementwise, normalization and
+# position ops together.
 FAMILY_GROUPS = {"elementwise_norm": ("elementwise", "normalization", "position")}
 
 

@@ -11,7 +11,7 @@ int main(void) {
     fprintf(stderr, "ABI version or descriptor size differs from the header's\n");
     return 1;
   }
-  int32_t status = cutile_cpp_softmax(NULL, &x, 0, NULL);
+  int32_t status = cutile_cpp_softmax(NULL, &x, 0, 0, 0, 0, NULL);
   if (status != CUTILE_CPP_ERROR_NULL_POINTER || strcmp(cutile_cpp_last_error(), "cutile_cpp_softmax: y: the descriptor is null") != 0) {
     fprintf(stderr, "unexpected status %s: %s\n", cutile_cpp_status_name(status), cutile_cpp_last_error());
     return 1;

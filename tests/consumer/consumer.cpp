@@ -31,7 +31,7 @@ int main() {
   uint16_t result[16] = {};
   cutile_cpp_tensor out = d;
   out.data = result;
-  if (cutile_cpp_softmax(&out, &d, 0, nullptr) != CUTILE_CPP_OK || result[0] != 0x3eab || result[11] != 0x3eab) {
+  if (cutile_cpp_softmax(&out, &d, 0, 0, 0, 0, nullptr) != CUTILE_CPP_OK || result[0] != 0x3eab || result[11] != 0x3eab) {
     std::fprintf(stderr, "softmax on the CPU: %s (%x)\n", cutile_cpp_last_error(), result[0]);
     return 1;
   }

@@ -70,11 +70,11 @@ def test_staleness(tmp_path):
     touch(root / "kernels" / "README.md", 4000)  # not a C++ source
     touch(library, 3500)
     assert not _library.is_stale([library], root)
-    extension = library.parent.parent / "python" / _library.DESCRIPTORS_NAME
+    extension = library.parent.parent / "python" / _library.NATIVE_NAME
     assert _library.is_stale([library, extension], root)  # one output missing
     touch(extension, 3500)
     assert not _library.is_stale([library, extension], root)
-    touch(root / "python" / "ext" / "descriptors.c", 3600)  # the extension's source
+    touch(root / "python" / "ext" / "native.c", 3600)  # the extension's source
     assert _library.is_stale([library, extension], root)
 
 

@@ -93,8 +93,10 @@ def test_argument_checks():
         match=r"cutile_cpp_persistent_layer_norm: requires N <= 16384 \(N = 16385 from x's dim 1\)",
     ):
         cutile_cpp.persistent_layer_norm(torch.randn(1, 16385), torch.randn(16385), torch.randn(16385), 1e-6)
-    with pytest.raises(TypeError, match=r"cutile_cpp.persistent_layer_norm: eps must be a real number, got NoneType"):
+    with pytest.raises(TypeError, match=r"cutile_cpp.persistent_layer_norm: eps is required"):
         cutile_cpp.persistent_layer_norm(x, w, w, None)
+    with pytest.raises(TypeError, match=r"cutile_cpp.persistent_layer_norm: eps must be a real number, got str"):
+        cutile_cpp.persistent_layer_norm(x, w, w, "1e-6")
 
 
 def test_abi_statuses(abi, status, desc):
