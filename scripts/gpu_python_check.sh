@@ -9,7 +9,9 @@
 # scripts/gpu_python_pack.sh: pytest, tilegym, cuda-tile; each carried wheel is installed) and tilegym/tests
 # (TileGym's tests, from the same script). OUT_DIR gets logs.tgz (every log, the pytest
 # JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
-# BENCH_GIT_COMMIT overrides the commit recorded in the summary.
+# BENCH_GIT_COMMIT overrides the commit recorded in the summary; BRIDGES_PYTEST_FILES (names in
+# tests/python) runs those files instead of the whole tier; BRIDGES_PYTEST_WORKERS=N runs both pytest
+# runs in N processes (pytest-xdist, where the image has it: compiles then overlap).
 set -uo pipefail
 SECONDS=0
 total=${BRIDGES_TOTAL_S:-540}  # wall time: TileGym's tests first, then the python tier in what is left
@@ -50,6 +52,8 @@ if [[ -f $pack/tc.tar.xz ]]; then
   export PATH=$work/bin:$PATH
 fi
 export CUTILE_CACHE_DIR=$work/cache CUDA_TILE_CACHE_DIR=$work/cutile-python-cache
+workers=()
+[[ -n ${BRIDGES_PYTEST_WORKERS:-} ]] && workers=(-n "$BRIDGES_PYTEST_WORKERS")
 
 # TileGym's own correctness tests (test_op) of the ops we register, on our backend alone: the test classes
 # name their backends in `_backends`, which becomes ["cutile-cpp"]; the plugin import registers the backend,
@@ -62,7 +66,7 @@ if [[ -d $pack/tilegym/tests ]]; then
     test_dropout.py test_softmax.py test_rms_norm.py test_layer_norm_legacy.py test_rope.py)
   (cd "$work/tilegym" && DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build \
     PYTHONPATH=$repo/python:$PYTHONPATH timeout -s INT -k 10 $((total / 2)) \
-    python3 -m pytest -rs -p no:cacheprovider -p cutile_cpp.tilegym -k test_op \
+    python3 -m pytest -rs -p no:cacheprovider -p cutile_cpp.tilegym "${workers[@]}" -k test_op \
     --junitxml="$logs/tilegym.xml" "${ported[@]/#/tests/ops/}" >"$logs/tilegym.log" 2>&1)
   tilegym_exit=$?
 fi
@@ -71,9 +75,14 @@ fi
 # before the launch-overhead benchmarks (SIGINT first: pytest still writes the XML of what ran).
 left=$((total - SECONDS - 60))
 ((left < 60)) && left=60
+test_files=("$repo/tests/python")
+if [[ -n ${BRIDGES_PYTEST_FILES:-} ]]; then
+  test_files=()
+  for name in $BRIDGES_PYTEST_FILES; do test_files+=("$repo/tests/python/$name"); done
+fi
 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
-  timeout -s INT -k 10 "$left" python3 -m pytest -rs -p no:cacheprovider --junitxml="$logs/pytest.xml" \
-  "$repo/tests/python" >"$logs/pytest.log" 2>&1
+  timeout -s INT -k 10 "$left" python3 -m pytest -rs -p no:cacheprovider "${workers[@]}" --junitxml="$logs/pytest.xml" \
+  "${test_files[@]}" >"$logs/pytest.log" 2>&1
 pytest_exit=$?
 
 "$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
@@ -104,7 +113,7 @@ try:
 except (OSError, ValueError, KeyError) as e:
     summary["cpp_host_launch_us"] = f"no result: {e}"
 try:
-    summary["python_host_launch_us"] = json.loads((logs / "launch_overhead_python.json").read_text())["host_launch_us_median"]
+    summary["python_host_launch_us"] = json.loads((logs / "launch_overhead_python.json").read_text())["host_call_us_median"]
 except (OSError, ValueError, KeyError) as e:
     summary["python_host_launch_us"] = f"no result: {e}"
 summary["targets_us"] = {"cpp": 5, "python": 15}

@@ -61,6 +61,16 @@ const op::OpSpec* spec_number(int32_t op) {
   return op >= 0 && static_cast<size_t>(op) < ops.size() ? ops[static_cast<size_t>(op)] : nullptr;
 }
 
+// "cutile_cpp_<op>", the name its messages start with, by op number: made once, not per call.
+const std::string& function_name(int32_t op) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const op::OpSpec* spec : op::registered_ops()) all.push_back("cutile_cpp_" + std::string(spec->name));
+    return all;
+  }();
+  return names[static_cast<size_t>(op)];
+}
+
 }  // namespace
 
 int32_t call(const op::OpSpec* spec, const char* function, std::span<const cutile_cpp_tensor* const> tensors,
@@ -74,6 +84,7 @@ int32_t call(const op::OpSpec* spec, const char* function, std::span<const cutil
     op::check(*spec, pointers, values);
     if (op::nothing_to_write(*spec, pointers)) return;
     std::vector<CheckedTensor> placed;
+    placed.reserve(checked.size());
     for (const CheckedTensor& t : checked)
       if (t.present) placed.push_back(t);
     const Placement placement = place(placed, device_id, stream);
@@ -122,8 +133,7 @@ int32_t cutile_cpp_call(int32_t op, const cutile_cpp_tensor* const* tensors, int
       if (!spec) throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "op " + std::to_string(op) + " is no op's number");
       throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "null or negative tensor or parameter arrays");
     });
-  const std::string function = "cutile_cpp_" + std::string(spec->name);
-  return call(spec, function.c_str(), {tensors, static_cast<size_t>(tensor_count)},
+  return call(spec, function_name(op).c_str(), {tensors, static_cast<size_t>(tensor_count)},
               {scalars, static_cast<size_t>(scalar_count)}, device_id, stream);
 }
 

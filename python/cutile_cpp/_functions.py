@@ -33,7 +33,9 @@ from __future__ import annotations
 import keyword
 import math
 import numbers
+import re
 import warnings
+from typing import NamedTuple
 
 import torch
 
@@ -62,6 +64,7 @@ class Op:
         self.produced = self.outputs + self.inouts  # what the functional form returns
         self.like = {i: self.names.index(t["like"]) for i, t in enumerate(tensors) if t["like"]}
         self.shapes_needed = any(i not in self.like for i in self.outputs)
+        self.plans = allocation_plans(spec, self.like, self.inputs, self.outputs)
         self.scalars = spec["scalars"]
         self.kinds = b"".join(b"r" if s["type"] == "real" else b"i" for s in self.scalars)
         self.backward: Op | None = None
@@ -156,24 +159,39 @@ class Op:
 
     # ---- the call
 
-    def allocate(self, tensors: list, values: tuple, first: torch.Tensor, with_data: bool = True) -> None:
-        """Fills the missing outputs of `tensors` with new ones of the shapes the library derives."""
+    def allocate(self, tensors: list, values: tuple, first: torch.Tensor, derived: bool = True) -> None:
+        """Fills the missing outputs of `tensors` with new ones: of the shapes their plans derive from the
+        inputs when `derived` (the call then checks everything), else of the shapes the library derives and
+        checks first (for fake tensors, whose checks must come before any call)."""
         shapes = None
-        if self.shapes_needed:
-            probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))
-            status, shapes = self.library.native.output_shapes(
-                self.number, probe, self.names, values, self.kinds, len(self.outputs), False
-            )
-            if status:
-                _call.raise_for(status)
         for k, i in enumerate(self.outputs):
             if tensors[i] is not None:
                 continue
             if i in self.like:
                 tensors[i] = torch.empty_like(tensors[self.like[i]])
-            else:
-                code, shape = shapes[k]
-                tensors[i] = torch.empty(shape, dtype=self.library.dtype_of_code[code], device=first.device)
+                continue
+            plan = self.plans[k]
+            if derived and plan is not None and all(tensors[s] is not None for s in plan.sources):
+                if plan.same_as is not None:
+                    tensors[i] = torch.empty_like(tensors[plan.same_as], memory_format=torch.contiguous_format)
+                    continue
+                try:
+                    shape = [tensors[s].shape[d] * m for s, d, m in plan.dims]
+                except IndexError:  # an input of too low a rank: the library says so
+                    pass
+                else:
+                    dtype = plan.dtype if isinstance(plan.dtype, torch.dtype) else tensors[plan.dtype].dtype
+                    tensors[i] = first.new_empty(shape, dtype=dtype)
+                    continue
+            if shapes is None:
+                probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))
+                status, shapes = self.library.native.output_shapes(
+                    self.number, probe, self.names, values, self.kinds, len(self.outputs), False
+                )
+                if status:
+                    _call.raise_for(status)
+            code, shape = shapes[k]
+            tensors[i] = torch.empty(shape, dtype=self.library.dtype_of_code[code], device=first.device)
 
     def launch(self, tensors: list, values: tuple, first: torch.Tensor) -> None:
         if first.is_cuda:
@@ -200,13 +218,13 @@ class Op:
 
     def __call__(self, tensors: list, scalars: tuple):
         """The public function's body: tensors in the description's order (outputs None unless given)."""
-        given = [tensors[i] for i in self.outputs]
         first, lead = self.prepare(tensors)
         values = self.values(scalars)
+        given = [tensors[i] for i in self.outputs]
         for k, i in enumerate(self.outputs):
             if given[k] is not None:
                 tensors[i] = self.output_view(given[k], lead, i)
-        if torch.is_grad_enabled() and any(tensors[i] is not None and tensors[i].requires_grad for i in self.inputs):
+        if torch.is_grad_enabled() and self.requires_grad(tensors):
             if self.backward is not None:
                 return self.through_torch(tensors, values, lead, given, functional=bool(self.inouts))
             warnings.warn(
@@ -221,6 +239,13 @@ class Op:
         self.allocate(tensors, values, first)
         self.launch(tensors, values, first)
         return self.results(tensors, lead)
+
+    def requires_grad(self, tensors: list) -> bool:
+        for i in self.inputs:
+            t = tensors[i]
+            if t is not None and t.requires_grad:
+                return True
+        return False
 
     def output_view(self, t, lead, i):
         if not isinstance(t, torch.Tensor):
@@ -297,7 +322,7 @@ class Op:
                     for i in self.inouts:
                         tensors[i] = tensors[i].clone()
                 first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
-                self.allocate(tensors, values, first)
+                self.allocate(tensors, values, first, derived=launch)
                 if launch:
                     self.launch(tensors, values, first)
                 produced = tuple(tensors[i] for i in (self.produced if functional else self.outputs))
@@ -428,6 +453,73 @@ class Op:
         if self.spec["provenance"]:
             lines.append(f"    Ports {self.spec['provenance']}.")
         return "\n".join(lines)
+
+
+class AllocationPlan(NamedTuple):
+    """How an output's shape and dtype follow from the inputs: its dtype (fixed, or the index of the input
+    whose dtype it shares) and per dim (input index, input dim, multiplier); `sources` are the inputs read;
+    `same_as` an input whose shape and dtype it has (allocated like it, the fastest way), or None."""
+
+    dtype: object  # torch.dtype | int
+    dims: tuple
+    sources: frozenset
+    same_as: int | None
+
+
+_DTYPE_OF_NAME = {name: dtype for dtype, name in _call.TORCH_DTYPES.items()}
+_TYPE = re.compile(r"^(\w+)\[(.*)\]$")
+_DIM = re.compile(r"^(?:(\d+)\s*\*\s*)?([A-Za-z_]\w*)$")
+
+
+def parse_type(text: str) -> tuple[str, list[str]] | None:
+    """'E[M, 2*N]' -> ('E', ['M', '2*N'])."""
+    match = _TYPE.match(text.strip())
+    if not match:
+        return None
+    inner = match.group(2).strip()
+    return match.group(1), [d.strip() for d in inner.split(",")] if inner else []
+
+
+def allocation_plans(spec: dict, like: dict, inputs: tuple, outputs: tuple) -> list:
+    """Per output, the plan that derives its shape and dtype from the inputs as the library's checks bind
+    them (inputs first, then in-place tensors, each symbol by the first dim that is that symbol alone), or
+    None where a dim is another expression or a symbol's first binder is no lone dim: those ask the library."""
+    tensors = spec["tensors"]
+    order = [i for i in inputs if tensors[i]["role"] == "in"] + [i for i in inputs if tensors[i]["role"] == "inout"]
+    symbol_of, dtype_of = {}, {}
+    for i in order:
+        parsed = parse_type(tensors[i]["type"])
+        if parsed is None:
+            continue
+        dtype, dims = parsed
+        dtype_of.setdefault(dtype, i)
+        for d, dim in enumerate(dims):
+            match = _DIM.match(dim)
+            if match and match.group(2) not in symbol_of:
+                symbol_of[match.group(2)] = (i, d) if match.group(1) is None else None
+    plans = []
+    for i in outputs:
+        parsed = parse_type(tensors[i]["type"])
+        plan = None
+        if parsed is not None and i not in like:
+            dtype_name, dims = parsed
+            dtype = _DTYPE_OF_NAME.get(dtype_name) if dtype_name not in spec["dtypes"] else dtype_of.get(dtype_name)
+            plan_dims = []
+            for dim in dims:
+                match = _DIM.match(dim)
+                source = symbol_of.get(match.group(2)) if match else None
+                if source is None:
+                    break
+                plan_dims.append((*source, int(match.group(1) or 1)))
+            if dtype is not None and len(plan_dims) == len(dims):
+                sources = {s for s, _, _ in plan_dims} | ({dtype} if isinstance(dtype, int) else set())
+                same_as = plan_dims[0][0] if plan_dims else None
+                if not (isinstance(dtype, int) and same_as is not None and tensors[same_as]["rank"] == len(dims)
+                        and plan_dims == [(same_as, d, 1) for d in range(len(dims))]):
+                    same_as = None
+                plan = AllocationPlan(dtype, tuple(plan_dims), frozenset(sources), same_as)
+        plans.append(plan)
+    return plans
 
 
 def build() -> dict:

@@ -21,8 +21,13 @@ struct Bindings {
   std::vector<int64_t> dtype_sizes;  // per dtype variable; 0 unbound
   std::vector<Dtype> dtypes;
   std::vector<std::optional<long double>> symbols;
-  std::vector<std::string> symbol_source;  // "x's dim 1"
+  std::vector<std::pair<std::string_view, size_t>> symbol_source;  // (tensor name, dim); an empty name: unbound
   std::vector<long double> scalars;
+
+  // "x's dim 1": made only for a message, so that a passing check builds no strings
+  std::string source(size_t symbol) const {
+    return std::string(symbol_source[symbol].first) + "'s dim " + std::to_string(symbol_source[symbol].second);
+  }
 };
 
 bool written(Role role) { return role != Role::in; }
@@ -48,6 +53,7 @@ void check_presence(const OpSpec& spec, std::span<const TensorFacts* const> tens
 // outputs (when checked) are held to them.
 std::vector<size_t> inputs_first(const OpSpec& spec, std::span<const TensorFacts* const> tensors, bool outputs) {
   std::vector<size_t> order;
+  order.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i)
     if (tensors[i] && spec.tensors[i].role != Role::out) order.push_back(i);
   for (size_t i = 0; i < tensors.size(); ++i)
@@ -60,7 +66,7 @@ void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
   b.dtype_sizes.assign(spec.dtypes.size(), 0);
   b.dtypes.assign(spec.dtypes.size(), Dtype::f32);
   std::vector<size_t> binder(spec.dtypes.size());
-  auto supported = [](const std::vector<Dtype>& set) {
+  auto supported = [](std::span<const Dtype> set) {
     std::string list;
     for (Dtype d : set) list += (list.empty() ? "" : ", ") + std::string(dtype_name(d));
     return list;
@@ -69,8 +75,8 @@ void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
   // Every tensor's dtype is one the op supports, then each variable's tensors share theirs.
   for (const size_t i : order) {
     const detail::CompiledTensor& t = c.tensors[i];
-    const std::vector<Dtype> fixed = {t.fixed};
-    const std::vector<Dtype>& set = t.dtype_var >= 0 ? spec.dtypes[static_cast<size_t>(t.dtype_var)].dtypes : fixed;
+    const std::span<const Dtype> set = t.dtype_var >= 0 ? std::span<const Dtype>(spec.dtypes[static_cast<size_t>(t.dtype_var)].dtypes)
+                                                        : std::span<const Dtype>(&t.fixed, 1);
     if (!tensors[i]->dtype || std::find(set.begin(), set.end(), *tensors[i]->dtype) == set.end())
       throw OpError(Problem::unsupported_dtype, tensors[i]->describe() + ": the op supports " + supported(set));
   }
@@ -110,7 +116,7 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
     // First pass: dims that bind a symbol; second: every dim is what its expression says.
     for (size_t d = 0; d < ct.dims.size(); ++d) {
       const auto extent = static_cast<long double>(t.shape[d]);
-      const std::string source = std::string(t.name) + "'s dim " + std::to_string(d);
+      const std::pair<std::string_view, size_t> source{t.name, d};
       if (const auto s = ct.dims[d].lone_symbol(); s && !b.symbols[static_cast<size_t>(*s)]) {
         b.symbols[static_cast<size_t>(*s)] = extent;
         b.symbol_source[static_cast<size_t>(*s)] = source;
@@ -130,9 +136,9 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
       if (*want == static_cast<long double>(t.shape[d])) continue;
       std::string from;
       for (int s : ct.dims[d].symbols())
-        if (!b.symbol_source[static_cast<size_t>(s)].empty())
+        if (!b.symbol_source[static_cast<size_t>(s)].first.empty())
           from += (from.empty() ? "" : ", ") + c.names.symbols[static_cast<size_t>(s)] + " from " +
-                  b.symbol_source[static_cast<size_t>(s)];
+                  b.source(static_cast<size_t>(s));
       throw OpError(Problem::shape_mismatch, t.describe() + ": dim " + std::to_string(d) + " must be " + ct.dims[d].text() +
                                                  " = " + format_value(*want) + (from.empty() ? "" : " (" + from + ")") +
                                                  ", got " + std::to_string(t.shape[d]));
@@ -194,7 +200,7 @@ void check_rules(const OpSpec& spec, const CompiledSpec& c, const Bindings& b) {
     for (int s : c.rules[i]->symbols())
       if (b.symbols[static_cast<size_t>(s)])
         values += (values.empty() ? "" : ", ") + c.names.symbols[static_cast<size_t>(s)] + " = " +
-                  format_value(*b.symbols[static_cast<size_t>(s)]) + " from " + b.symbol_source[static_cast<size_t>(s)];
+                  format_value(*b.symbols[static_cast<size_t>(s)]) + " from " + b.source(static_cast<size_t>(s));
     throw OpError(spec.rules[i].problem, "requires " + c.rules[i]->text() + (values.empty() ? "" : " (" + values + ")") +
                                              ": " + std::string(spec.rules[i].why));
   }

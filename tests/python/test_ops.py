@@ -41,6 +41,30 @@ def test_vector_add_argument_checks():
         cutile_cpp.vector_add(a, torch.zeros(8, device="meta"))
 
 
+def test_outputs_are_allocated_from_the_description():
+    """Each output's plan, as the library's checks bind the symbols; a dim that is not a symbol bound by a
+    lone input dim asks the library. A wrong plan would fail the call's check of the output."""
+    from cutile_cpp import _call, _functions
+
+    plans = {spec["name"]: _functions.Op(spec, n, _call.library()).plans for n, spec in enumerate(_call.library().specs)}
+    y, rstd = plans["rms_norm"]  # tensors y, rstd, x, weight
+    assert (y.same_as, y.dims) == (2, ((2, 0, 1), (2, 1, 1)))
+    assert (rstd.dtype, rstd.dims, rstd.same_as) == (torch.float32, ((2, 0, 1),), None)
+    (t,) = plans["transpose"]  # y: E[N, M] of x: E[M, N]
+    assert (t.dims, t.same_as) == (((1, 1, 1), (1, 0, 1)), None)
+    assert plans["geglu"] == [None]  # N is bound by x's 2*N
+    (dx,) = plans["silu_and_mul_backward"]  # dx: E[M, 2*H] of dy: E[M, H]
+    assert dx.dims == ((1, 0, 1), (1, 1, 2))
+    x = torch.randn(5, 6).t()  # strided: the outputs are still row-major
+    out, r = cutile_cpp.rms_norm(x, torch.ones(5), 1e-6)
+    assert out.is_contiguous() and out.shape == (6, 5) and (r.dtype, r.shape) == (torch.float32, (6,))
+    want = torch.rsqrt(x.double().square().mean(1) + 1e-6)
+    torch.testing.assert_close(r.double(), want, rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(out.double(), x.double() * want[:, None], rtol=1e-5, atol=1e-5)
+    a = torch.randn(3, 4)
+    torch.testing.assert_close(cutile_cpp.transpose(a), a.t().contiguous())
+
+
 def test_vector_add_of_any_shape():
     a, b = torch.randn(3, 5, 7), torch.randn(3, 5, 7)
     c = cutile_cpp.vector_add(a, b)
