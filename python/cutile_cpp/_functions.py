@@ -42,6 +42,7 @@ import torch
 from . import _call
 
 _LIBRARY = torch.library.Library("cutile_cpp", "FRAGMENT")
+_I32_MAX = 2**31 - 1
 
 
 class Op:
@@ -167,21 +168,25 @@ class Op:
         for k, i in enumerate(self.outputs):
             if tensors[i] is not None:
                 continue
+            # An extent past the kernels' i32 indices is refused by the library, naming the input, before
+            # anything is allocated (fake tensors have no memory to spare).
             if i in self.like:
-                tensors[i] = torch.empty_like(tensors[self.like[i]])
-                continue
+                source = tensors[self.like[i]]
+                if not derived or source.dim() == 0 or max(source.shape) <= _I32_MAX:
+                    tensors[i] = torch.empty_like(source)
+                    continue
             plan = self.plans[k]
             if derived and plan is not None and all(tensors[s] is not None for s in plan.sources):
-                if plan.same_as is not None:
-                    tensors[i] = torch.empty_like(tensors[plan.same_as], memory_format=torch.contiguous_format)
-                    continue
                 try:
                     shape = [tensors[s].shape[d] * m for s, d, m in plan.dims]
                 except IndexError:  # an input of too low a rank: the library says so
-                    pass
-                else:
-                    dtype = plan.dtype if isinstance(plan.dtype, torch.dtype) else tensors[plan.dtype].dtype
-                    tensors[i] = first.new_empty(shape, dtype=dtype)
+                    shape = None
+                if shape is not None and (not shape or max(shape) <= _I32_MAX):
+                    if plan.same_as is not None:
+                        tensors[i] = torch.empty_like(tensors[plan.same_as], memory_format=torch.contiguous_format)
+                    else:
+                        dtype = plan.dtype if isinstance(plan.dtype, torch.dtype) else tensors[plan.dtype].dtype
+                        tensors[i] = first.new_empty(shape, dtype=dtype)
                     continue
             if shapes is None:
                 probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))

@@ -65,6 +65,14 @@ def test_outputs_are_allocated_from_the_description():
     torch.testing.assert_close(cutile_cpp.transpose(a), a.t().contiguous())
 
 
+def test_an_extent_past_i32_is_refused_before_any_allocation():
+    huge = torch.zeros(1, dtype=torch.float16).expand(2**31 + 1)  # no memory behind it
+    with pytest.raises(ValueError, match=r"cutile_cpp_relu: x \(f16\[2147483649\] on cpu\): extent 2147483649"):
+        cutile_cpp.relu(huge)
+    with pytest.raises(ValueError, match=r"cutile_cpp_vector_add: a \(f16\[2147483649\] on cpu\): extent 2147483649"):
+        cutile_cpp.vector_add(huge, huge)
+
+
 def test_vector_add_of_any_shape():
     a, b = torch.randn(3, 5, 7), torch.randn(3, 5, 7)
     c = cutile_cpp.vector_add(a, b)
