@@ -181,7 +181,7 @@ def test_a_run_carried_step_by_step(tmp_path, capsys):
     assert cli.main(["next", "--run", str(run_dir)]) == 3
     awaited = json.loads(capsys.readouterr().out)
     assert (awaited["stage"], awaited["run"]) == ("analyze", 1)
-    assert str(skill.resolve() / "agents" / "analyze.md") in awaited["prompt"]
+    assert str(skill / "agents" / "analyze.md") in awaited["prompt"]
     reply = tmp_path / "reply.txt"
     reply.write_text("<VALIDATOR_OUTPUT>\n$ scripts/validate_analyze.py\nexit=2\n</VALIDATOR_OUTPUT>\nVERDICT: FAIL\n")
     assert cli.main(["record", "--run", str(run_dir), str(reply)]) == 1

@@ -101,7 +101,7 @@ def junit(cases: list[tuple[str, str]]) -> str:
 
 
 def test_host(tmp_path, capsys):
-    write(tmp_path / "host" / "tilegym.xml", junit([("test_op[cutile-cpp-512-float16]", "passed"),
+    write(tmp_path / "host" / "tilegym.xml", junit([("test_op[baseline-cutile_cpp-256-2048-torch.float16]", "passed"),
                                                     ("test_op[cutile-cpp-4096-bfloat16]", "passed")]))
     write(tmp_path / "host" / "report.md", "VERDICT: PASS\n")
     assert validated("host", tmp_path, capsys).verdict == "PASS"
@@ -163,3 +163,14 @@ def test_preflight_names_what_is_missing(tmp_path, capsys, monkeypatch):
     result = returns.parse(capsys.readouterr().out)  # the run's first step, before the pipeline's stages
     assert (result.verdict, result.blame) == ("BLOCKED", "env")
     assert [c.command for c in result.commands if c.exit_code] == ["check TILEGYM_DIR holds TileGym's tests/ops"]
+
+
+@needs_cutile_ops
+def test_the_softmax_walkthrough_still_validates(capsys):
+    """skills/cutile-cpp-port/examples/softmax: each stage's validator, run again on the committed
+    artifacts and today's tree, gives the verdict the run recorded, and the run is done."""
+    run = TREE / "skills" / "cutile-cpp-port" / "examples" / "softmax" / "run"
+    state = pipeline.load(run)
+    assert state.outcome == "DONE"
+    for step in state.steps:
+        assert validated(step.stage, run, capsys, op="softmax").verdict == step.verdict, step.stage

@@ -87,14 +87,14 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.command == "start":
-            state = pipeline.start(args.run, args.op, args.skill.resolve(), args.tree.resolve())
+            state = pipeline.start(args.run, args.op, args.skill, args.tree)
         elif args.command == "run":
             if (args.run / pipeline.STATE_FILE).exists():
                 state = pipeline.load(args.run)
                 if state.op != args.op:
                     raise ValueError(f"{args.run} holds a run of {state.op}, not {args.op}")
             else:
-                state = pipeline.start(args.run, args.op, args.skill.resolve(), args.tree.resolve())
+                state = pipeline.start(args.run, args.op, args.skill, args.tree)
             state = _drive(args.run, state, shlex.split(args.agent), args.timeout_s)
         elif args.command == "next":
             state = pipeline.load(args.run)
