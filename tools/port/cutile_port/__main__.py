@@ -6,10 +6,14 @@
     cutile-port run OP --run DIR --skill DIR --tree DIR --agent CMD [--timeout-s S]
         drive a whole run (or resume one): for each stage, CMD STAGE INSTRUCTIONS RUN_STAGE_DIR gets the
         prompt on stdin and prints its return
+    cutile-port batch OP... --runs DIR --skill DIR --tree DIR --agent CMD [--timeout-s S]
+        port each op again in a worktree without its implementation (cutile_port/batch.py), and commit
+        each port that finishes onto the tree; DIR/<op>/ keeps every try's run and, for a failed one, its
+        worktree
 
 `next` and `record` let an agent that starts helper agents of its own carry a run one step at a time.
-Exit status: 0 when the run is done, 1 when it stopped or ended below target, 2 for bad usage, 3 while a
-step is awaited (next, record).
+Exit status: 0 when the run is done (batch: every op), 1 when it stopped or ended below target, 2 for
+bad usage, 3 while a step is awaited (next, record).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import pipeline
+from . import batch, pipeline
 
 
 def _status(state: pipeline.State) -> int:
@@ -67,6 +71,25 @@ def _last_verdict(state: pipeline.State) -> str:
     return f"{judged[-1].verdict}" + (f" ({judged[-1].blame})" if judged[-1].blame else "") if judged else ""
 
 
+def _batch(args) -> int:
+    agent = shlex.split(args.agent)
+
+    def drive(run_dir: Path, worktree: Path) -> pipeline.State:
+        return _drive(run_dir, pipeline.start(run_dir, op, args.skill, worktree), agent, args.timeout_s)
+
+    results = {}
+    for op in args.ops:
+        try:
+            attempt = batch.port(args.tree, op, args.runs, drive)
+        except (OSError, ValueError, RuntimeError) as e:
+            results[op] = {"outcome": "STOPPED", "reason": str(e)}
+            continue
+        results[op] = {"outcome": attempt.outcome, "reason": attempt.reason, "tries": attempt.tries,
+                       "runs": [str(r) for r in attempt.run_dirs], "committed": attempt.committed}
+    print(json.dumps(results, indent=1))
+    return 0 if all(r.get("committed") for r in results.values()) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cutile-port", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -79,12 +102,21 @@ def main(argv: list[str] | None = None) -> int:
         if name == "run":
             sub.add_argument("--agent", required=True, help="the agent command (split like a shell would)")
             sub.add_argument("--timeout-s", type=float, default=3600.0)
+    many = commands.add_parser("batch")
+    many.add_argument("ops", nargs="+")
+    many.add_argument("--runs", type=Path, required=True)
+    many.add_argument("--skill", type=Path, required=True)
+    many.add_argument("--tree", type=Path, required=True)
+    many.add_argument("--agent", required=True)
+    many.add_argument("--timeout-s", type=float, default=3600.0)
     commands.add_parser("next").add_argument("--run", type=Path, required=True)
     record = commands.add_parser("record")
     record.add_argument("--run", type=Path, required=True)
     record.add_argument("file")
     args = parser.parse_args(argv)
 
+    if args.command == "batch":
+        return _batch(args)
     try:
         if args.command == "start":
             state = pipeline.start(args.run, args.op, args.skill, args.tree)
