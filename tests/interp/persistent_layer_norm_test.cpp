@@ -4,12 +4,13 @@
 // sized by 1, 3 and 64 SMs; given the statistics it computed, the given-statistics op writes the same y.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 #include <vector>
 
 #include "cutile/op/run.hpp"
 #include "normalization/persistent_layer_norm.hpp"
+#include "support/float64_reference.hpp"
+#include "support/host_tensor.hpp"
 #include "support/tensor_values.hpp"
 
 namespace {
@@ -17,41 +18,9 @@ namespace {
 namespace ct = cutile;
 namespace lib = cutile::kernels;
 
+using cutile::test_support::expect_close_stored_in;
 using cutile::test_support::to_double;
-
-// |out − ref| ≤ tol·(1 + |ref|) everywhere, with the bound of E's rounding of an f32 result.
-template <ct::Element E>
-void expect_close(const std::vector<double>& out, const std::vector<double>& ref, const std::string& what) {
-  const double tol = std::is_same_v<E, float> ? 1e-5 : std::is_same_v<E, ct::f16> ? 2e-3 : 1.6e-2;
-  ASSERT_EQ(out.size(), ref.size()) << what;
-  for (size_t i = 0; i < ref.size(); ++i)
-    ASSERT_LE(std::abs(out[i] - ref[i]), tol * (1 + std::abs(ref[i])))
-        << what << " at " << i << ": " << out[i] << " vs " << ref[i];
-}
-
-struct Reference {
-  std::vector<double> y, mean, rstd;
-};
-
-Reference reference(const std::vector<double>& x, const std::vector<double>& w, const std::vector<double>& b, int64_t m,
-                    int64_t n, double eps) {
-  Reference r{std::vector<double>(x.size()), std::vector<double>(static_cast<size_t>(m)),
-              std::vector<double>(static_cast<size_t>(m))};
-  for (int64_t i = 0; i < m; ++i) {
-    double s = 0, ss = 0;
-    for (int64_t c = 0; c < n; ++c) s += x[static_cast<size_t>(i * n + c)];
-    const double mu = s / static_cast<double>(n);
-    for (int64_t c = 0; c < n; ++c) ss += std::pow(x[static_cast<size_t>(i * n + c)] - mu, 2);
-    const double rstd = 1.0 / std::sqrt(ss / static_cast<double>(n) + eps);
-    r.mean[static_cast<size_t>(i)] = mu;
-    r.rstd[static_cast<size_t>(i)] = rstd;
-    for (int64_t c = 0; c < n; ++c) {
-      const auto e = static_cast<size_t>(i * n + c);
-      r.y[e] = (x[e] - mu) * rstd * w[static_cast<size_t>(c)] + b[static_cast<size_t>(c)];
-    }
-  }
-  return r;
-}
+namespace reference = cutile::test_support::reference;
 
 struct Case {
   int64_t m, n;
@@ -65,15 +34,15 @@ TEST_P(CpuPersistentLayerNorm, MatchesFloat64OnEveryGrid) {
   auto check = [&]<ct::Element E>() {
     const std::string name(ct::element_traits<E>::name);
     auto x = ct::randn<E>({m, n}, cpu, 61), w = ct::randn<E>({n}, cpu, 62), b = ct::randn<E>({n}, cpu, 63);
-    const Reference ref = reference(to_double(x), to_double(w), to_double(b), m, n, 1e-6);
+    const auto ref = reference::layer_norm(to_double(x), to_double(w), to_double(b), m, n, 1e-6);
     for (int sms : {1, 3, 64}) {
       ct::op::Target target = ct::op::Target::on(ct::Stream::default_stream(cpu), sms);
       auto y = ct::empty<E>({m, n}, cpu);
       auto mean = ct::empty<float>({m}, cpu), rstd = ct::empty<float>({m}, cpu);
       ct::op::run(lib::persistent_layer_norm_op, target, {&y, &mean, &rstd, &x, &w, &b}, {1e-6});
       const std::string where = name + " on " + std::to_string(sms) + " SMs";
-      expect_close<ct::bf16>(to_double(y), ref.y, "y " + where);
-      expect_close<float>(to_double(mean), ref.mean, "mean " + where);
+      expect_close_stored_in<ct::bf16>(to_double(y), ref.y, "y " + where);
+      expect_close_stored_in<float>(to_double(mean), ref.mean, "mean " + where);
       // E[x²] − E[x]² in f32: the variance loses what cancels, so rstd is checked at f32's reach of it.
       const std::vector<double> r = to_double(rstd);
       for (size_t i = 0; i < r.size(); ++i) ASSERT_NEAR(r[i], ref.rstd[i], 1e-4 * ref.rstd[i]) << where << " row " << i;

@@ -1,4 +1,4 @@
-// Float64 references for the library kernels' tests: GEMM and attention.
+// Float64 references for the library kernels' tests: GEMM, attention and the layer norm.
 #pragma once
 
 #include <algorithm>
@@ -51,6 +51,32 @@ inline std::vector<double> attention(const std::vector<double>& q, const std::ve
     }
   }
   return o;
+}
+
+/// The layer norm of x (M, N) per row: the mean, the two-pass variance (as the kernels compute it),
+/// rstd = 1 / sqrt(var + eps) and y = (x - mean) * rstd * (w + shift) + b.
+struct LayerNorm {
+  std::vector<double> y, mean, rstd;
+};
+
+inline LayerNorm layer_norm(const std::vector<double>& x, const std::vector<double>& w,
+                            const std::vector<double>& b, int64_t m, int64_t n, double eps, double shift = 0) {
+  LayerNorm r{std::vector<double>(x.size()), std::vector<double>(static_cast<size_t>(m)),
+              std::vector<double>(static_cast<size_t>(m))};
+  for (int64_t i = 0; i < m; ++i) {
+    double s = 0, ss = 0;
+    for (int64_t c = 0; c < n; ++c) s += x[static_cast<size_t>(i * n + c)];
+    const double mu = s / static_cast<double>(n);
+    for (int64_t c = 0; c < n; ++c) ss += std::pow(x[static_cast<size_t>(i * n + c)] - mu, 2);
+    const double rstd = 1.0 / std::sqrt(ss / static_cast<double>(n) + eps);
+    r.mean[static_cast<size_t>(i)] = mu;
+    r.rstd[static_cast<size_t>(i)] = rstd;
+    for (int64_t c = 0; c < n; ++c) {
+      const auto e = static_cast<size_t>(i * n + c);
+      r.y[e] = (x[e] - mu) * rstd * (w[static_cast<size_t>(c)] + shift) + b[static_cast<size_t>(c)];
+    }
+  }
+  return r;
 }
 
 }  // namespace cutile::test_support::reference
