@@ -142,8 +142,7 @@ int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_tensor* const* ten
                                  int32_t output_count) {
   using namespace cutile::capi;
   const cutile::op::OpSpec* spec = spec_number(op);
-  const std::string function = spec ? "cutile_cpp_" + std::string(spec->name) : "cutile_cpp_output_shapes";
-  return guarded(function.c_str(), [&] {
+  return guarded(spec ? function_name(op).c_str() : "cutile_cpp_output_shapes", [&] {
     if (!spec) throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "op " + std::to_string(op) + " is no op's number");
     if (tensor_count < 0 || scalar_count < 0 || output_count < 0 || (tensor_count > 0 && !tensors) ||
         (scalar_count > 0 && !scalars) || (output_count > 0 && !outputs))

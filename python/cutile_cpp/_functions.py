@@ -64,7 +64,6 @@ class Op:
         self.inouts = tuple(i for i, r in enumerate(self.roles) if r == "inout")
         self.produced = self.outputs + self.inouts  # what the functional form returns
         self.like = {i: self.names.index(t["like"]) for i, t in enumerate(tensors) if t["like"]}
-        self.shapes_needed = any(i not in self.like for i in self.outputs)
         self.plans = allocation_plans(spec, self.like, self.inputs, self.outputs)
         self.scalars = spec["scalars"]
         self.kinds = b"".join(b"r" if s["type"] == "real" else b"i" for s in self.scalars)

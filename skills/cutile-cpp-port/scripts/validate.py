@@ -24,6 +24,9 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools" / "port"))
+from cutile_port.pipeline import VERDICTS  # noqa: E402  (each stage's verdicts, and those that need a blame)
+
 REQUIRED_ANALYSIS = ("op", "family", "source", "variants", "dtypes", "tolerances", "baseline", "changeset")
 
 
@@ -67,6 +70,12 @@ def report_agrees(checks: Checks, run: Path, stage: str, verdict: str) -> None:
     first = report.read_text().splitlines()[:1] if report.is_file() else []
     checks.check(f"{report} begins with 'VERDICT: {verdict}'", first == [f"VERDICT: {verdict}"],
                  f"its first line: {first[0]!r}" if first else "no report")
+
+
+def parity(checks: Checks, args, ok_codes) -> subprocess.CompletedProcess | None:
+    """cutile-ops' parity run of the op: its IR diffs against the committed references."""
+    return checks.run([str(args.build / "tools" / "cutile-ops" / "cutile-ops"), "parity", "--op", args.op], args.tree,
+                      ok_codes=ok_codes)
 
 
 def load_analysis(checks: Checks, run: Path) -> dict | None:
@@ -117,7 +126,7 @@ def validate_kernel(checks: Checks, args) -> tuple[str, str | None]:
     for suffix in ("hpp", "cpp"):
         path = Path("kernels") / family / f"{args.op}.{suffix}"
         checks.check(f"{path} exists", (args.tree / path).is_file())
-    checks.run([str(args.build / "tools" / "cutile-ops" / "cutile-ops"), "parity", "--op", args.op], args.tree, ok_codes=(0, 2))
+    parity(checks, args, ok_codes=(0, 2))
     log = args.run / "kernel" / "interp.log"
     text = log.read_text() if log.is_file() else ""
     passed = [line for line in text.splitlines() if line.startswith("[  PASSED  ]")]
@@ -180,15 +189,14 @@ def validate_benchmark(checks: Checks, args) -> tuple[str, str | None]:
 def validate_ir_diff(checks: Checks, args) -> tuple[str, str | None]:
     """The parity run decides PASS, PASS_WITH_NOTES or a divergence; the analyst's report classes a
     divergence as a translation error (FAIL, with its owner) or a compiler bug, with evidence."""
-    done = checks.run([str(args.build / "tools" / "cutile-ops" / "cutile-ops"), "parity", "--op", args.op], args.tree,
-                      ok_codes=(0, 1, 2))
+    done = parity(checks, args, ok_codes=(0, 1, 2))
     computed = {0: "PASS", 2: "PASS_WITH_NOTES"}.get(done.returncode if done else 3)
-    verdicts = {"FAIL": True, "COMPILER_BUG": False} if computed is None else {computed: False}
-    return validate_judged("ir_diff", verdicts, checks, args)
+    return validate_judged("ir_diff", ["FAIL", "COMPILER_BUG"] if computed is None else [computed], checks, args)
 
 
-def validate_judged(stage: str, verdicts: dict, checks: Checks, args) -> tuple[str, str | None]:
-    """The report's verdict, one of `verdicts` (verdict -> whether it needs an owner), held to its evidence."""
+def validate_judged(stage: str, verdicts: list, checks: Checks, args) -> tuple[str, str | None]:
+    """The report's verdict, one of `verdicts`, held to its evidence; one that routes by its owner (the
+    stage's blamed verdicts) needs an owner."""
     report = args.run / stage / "report.md"
     lines = report.read_text().splitlines() if report.is_file() else []
     first = lines[0].removeprefix("VERDICT: ") if lines and lines[0].startswith("VERDICT: ") else None
@@ -196,15 +204,16 @@ def validate_judged(stage: str, verdicts: dict, checks: Checks, args) -> tuple[s
     if first not in verdicts:
         return next(iter(verdicts)), None
     evidence = [line.split(":", 1)[1].strip() for line in lines if line.startswith("evidence:")]
-    if verdicts[first] or first in ("COMPILER_BUG", "ALIGNED", "BLOCKED"):
+    if first not in ("PASS", "PASS_WITH_NOTES"):  # those the parity run computed
         checks.check("each evidence file it cites exists", bool(evidence) and all((args.run / e).exists() for e in evidence),
                      "\n".join(evidence) or "no 'evidence: PATH' line")
     blame = blame_of(report)
-    if verdicts[first]:
+    owned = first in VERDICTS[stage][2]
+    if owned:
         checks.check("an owner: host or kernel", blame in ("host", "kernel"), f"owner: {blame}")
     # A verdict that routes by its owner is returned without one when its evidence fails: the pipeline
     # then asks for a repair instead of routing on an unsupported claim.
-    return first, blame if verdicts[first] and not checks.failed else None
+    return first, blame if owned and not checks.failed else None
 
 
 def blame_of(report: Path) -> str | None:
@@ -224,7 +233,7 @@ STAGES = {
     "host": validate_host,
     "benchmark": validate_benchmark,
     "ir_diff": validate_ir_diff,
-    "residual": lambda c, a: validate_judged("residual", {"FIXABLE": True, "ALIGNED": False, "BLOCKED": False}, c, a),
+    "residual": lambda c, a: validate_judged("residual", ["FIXABLE", "ALIGNED", "BLOCKED"], c, a),
 }
 
 
