@@ -2,7 +2,8 @@
 cutile_cpp.softmax, cutile_cpp.rms_norm and cutile_cpp.layer_norm_legacy (when it is an op) at small
 sizes, the bare C ABI call with descriptors made once, and torch.add for scale; then the pieces of
 cutile_cpp.vector_add alone (argument checks and views, parameters, output allocation, current-stream
-lookup, the native call) to show where its time goes. Per case: batches of calls timed with
+lookup, the native call) and each op's Python alone (its native call returning at once) to show where
+its time goes. Per case: batches of calls timed with
 time.perf_counter, the stream drained between batches outside the timing; the median per-call time of the
 batches is reported. Prints one JSON object (and writes it to --json FILE).
     python3 bench/launch_overhead.py [--json FILE]
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import dataclasses
 import json
 import statistics
 import sys
@@ -42,6 +44,17 @@ def per_call_us(call) -> float:
         times.append((time.perf_counter() - start) / BATCH * 1e6)
         stream.synchronize()
     return statistics.median(times)
+
+
+class _ReturnsAtOnce:
+    """A native module whose call does nothing: what is left of an op's call is its Python."""
+
+    def __init__(self, native):
+        self.output_shapes = native.output_shapes
+
+    @staticmethod
+    def call(*_):
+        return 0
 
 
 def descriptor(abi, t: torch.Tensor):
@@ -98,6 +111,18 @@ def main() -> int:
         "native call (descriptors packed, cutile_cpp_call)": per_call_us(
             lambda: native.call(op.number, tuple(prepared), names, (), kinds, index, stream)),
     }
+    # The Python around the native call: each op's call with a native module that returns at once.
+    result["python_glue_us_median"] = {}
+    for name, call in calls.items():
+        if not name.startswith("cutile_cpp."):
+            continue
+        glue_op: _functions.Op = getattr(cutile_cpp, name.split()[0].removeprefix("cutile_cpp.")).__globals__["_op"]
+        library = glue_op.library
+        glue_op.library = dataclasses.replace(library, native=_ReturnsAtOnce(library.native))
+        try:
+            result["python_glue_us_median"][name] = per_call_us(call)
+        finally:
+            glue_op.library = library
     torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
     text = json.dumps(result, indent=1)
     print(text)

@@ -11,7 +11,9 @@
 # JUnit XML, the benchmark JSON) and bridges_gpu.json (the summary); the summary is printed last.
 # BENCH_GIT_COMMIT overrides the commit recorded in the summary; BRIDGES_PYTEST_FILES (names in
 # tests/python) runs those files instead of the whole tier; BRIDGES_PYTEST_WORKERS=N runs both pytest
-# runs in N processes (pytest-xdist, where the image has it: compiles then overlap).
+# runs in N processes (pytest-xdist, where the image has it: compiles then overlap). BRIDGES_SANITIZE_S=N
+# gives N seconds after the python tier to compute-sanitizer (memcheck, racecheck, initcheck, synccheck, a
+# quarter each) over the GPU cases of every op's test file, with the cubins already cached by the tier.
 set -uo pipefail
 SECONDS=0
 total=${BRIDGES_TOTAL_S:-540}  # wall time: TileGym's tests first, then the python tier in what is left
@@ -73,7 +75,8 @@ fi
 
 # The python tier, one pytest run over all files so that the JUnit XML has every case, in the time left
 # before the launch-overhead benchmarks (SIGINT first: pytest still writes the XML of what ran).
-left=$((total - SECONDS - 60))
+sanitize_s=${BRIDGES_SANITIZE_S:-0}
+left=$((total - SECONDS - 60 - sanitize_s))
 ((left < 60)) && left=60
 test_files=("$repo/tests/python")
 if [[ -n ${BRIDGES_PYTEST_FILES:-} ]]; then
@@ -85,6 +88,22 @@ CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:
   "${test_files[@]}" >"$logs/pytest.log" 2>&1
 pytest_exit=$?
 
+# compute-sanitizer over the ops' GPU cases: each tool in its share of the time, one pytest process under
+# it, the tool's error count and the kernels it names kept per tool (sanitize_<tool>.log, .xml).
+if ((sanitize_s > 0)); then
+  op_files=()
+  for f in "$repo"/tests/python/test_*.py; do
+    grep -q "^@needs_gpu" "$f" && grep -q "cutile_cpp\.ops\|cutile_cpp\.[a-z_]*(" "$f" && op_files+=("$f")
+  done
+  for tool in memcheck racecheck initcheck synccheck; do
+    CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
+      timeout -s INT -k 10 $((sanitize_s / 4)) compute-sanitizer --tool "$tool" --target-processes all \
+      --print-limit 50 python3 -m pytest -q -p no:cacheprovider -k "gpu and not cutile_python and not tilegym" \
+      --junitxml="$logs/sanitize_$tool.xml" "${op_files[@]}" >"$logs/sanitize_$tool.log" 2>&1
+    echo "$tool exit $?" >>"$logs/sanitize_exits.txt"
+  done
+fi
+
 "$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
   >"$logs/launch_overhead_cpp.log" 2>&1
 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/launch_overhead.py" \
@@ -94,7 +113,7 @@ CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/lau
 commit=${BENCH_GIT_COMMIT:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 python3 - "$logs" "$pytest_exit" "$commit" "$tilegym_exit" \
   >"$out/bridges_gpu.json" <<'PY'
-import json, pathlib, sys, xml.etree.ElementTree as ET
+import json, pathlib, re, sys, xml.etree.ElementTree as ET
 logs, pytest_exit, commit = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 summary = {"commit": commit, "gpus": (logs / "gpu.txt").read_text().strip().splitlines(), "pytest_exit": pytest_exit}
 summary["tilegym_exit"] = sys.argv[4]
@@ -113,10 +132,27 @@ try:
 except (OSError, ValueError, KeyError) as e:
     summary["cpp_host_launch_us"] = f"no result: {e}"
 try:
-    summary["python_host_launch_us"] = json.loads((logs / "launch_overhead_python.json").read_text())["host_call_us_median"]
+    python_overhead = json.loads((logs / "launch_overhead_python.json").read_text())
+    summary["python_host_launch_us"] = python_overhead["host_call_us_median"]
+    summary["python_glue_us"] = python_overhead.get("python_glue_us_median")
 except (OSError, ValueError, KeyError) as e:
     summary["python_host_launch_us"] = f"no result: {e}"
 summary["targets_us"] = {"cpp": 5, "python": 15}
+sanitize = {}
+for log in sorted(logs.glob("sanitize_*.log")):
+    text = log.read_text(errors="replace")
+    tool = log.stem.removeprefix("sanitize_")
+    errors = re.findall(r"ERROR SUMMARY: (\d+) error", text)
+    entry = {"error_summaries": [int(e) for e in errors], "kernels_named": sorted(set(re.findall(r"in (\w+)\(?.*? at ", text)))[:20]}
+    try:
+        suite = ET.parse(logs / f"sanitize_{tool}.xml").getroot().find("testsuite")
+        entry.update({k: int(suite.get(k)) for k in ("tests", "failures", "errors", "skipped")})
+    except (OSError, ET.ParseError, AttributeError) as e:
+        entry["junit"] = f"none (stopped at its time share, or refused): {e}"
+    entry["tail"] = text.strip().splitlines()[-3:]
+    sanitize[tool] = entry
+if sanitize:
+    summary["compute_sanitizer"] = sanitize
 print(json.dumps(summary, indent=1))
 PY
 

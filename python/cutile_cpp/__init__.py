@@ -22,4 +22,6 @@ def __getattr__(name: str):
         return _NAMES + ops.__all__
     if name.startswith("_"):
         raise AttributeError(f"module 'cutile_cpp' has no attribute {name!r}")
-    return getattr(ops, name)
+    value = getattr(ops, name)
+    globals()[name] = value  # later lookups find it without this hook
+    return value

@@ -43,6 +43,7 @@ from . import _call
 
 _LIBRARY = torch.library.Library("cutile_cpp", "FRAGMENT")
 _I32_MAX = 2**31 - 1
+_TORCH_DTYPES = _call.TORCH_DTYPES
 
 
 class Op:
@@ -65,6 +66,15 @@ class Op:
         self.produced = self.outputs + self.inouts  # what the functional form returns
         self.like = {i: self.names.index(t["like"]) for i, t in enumerate(tensors) if t["like"]}
         self.plans = allocation_plans(spec, self.like, self.inputs, self.outputs)
+        # What each call reads per input and per output, looked up once (the call is on the hot path).
+        self.input_facts = tuple(
+            (i, self.names[i], self.views[i], self.ranks[i], self.optional[i], self.roles[i]) for i in self.inputs
+        )
+        # Per output: the plan, and the input it is shaped like when its plan reads that input alone.
+        self.output_facts = tuple(
+            (i, plan, plan.same_as if plan is not None and plan.sources == {plan.same_as} else None)
+            for i, plan in zip(self.outputs, self.plans)
+        )
         self.scalars = spec["scalars"]
         self.kinds = b"".join(b"r" if s["type"] == "real" else b"i" for s in self.scalars)
         self.backward: Op | None = None
@@ -76,44 +86,46 @@ class Op:
         shape to give viewed outputs, or None). Viewed inputs must agree: every `rows` input has the first
         one's leading shape, every `flat` input its shape."""
         first, lead, viewed = None, None, None
-        for i in self.inputs:
+        for i, name, view, rank, optional, role in self.input_facts:
             t = tensors[i]
             if t is None:
-                if self.optional[i]:
+                if optional:
                     continue
-                raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} is required")
+                raise TypeError(f"cutile_cpp.{self.name}: {name} is required")
             if not isinstance(t, torch.Tensor):
-                raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} must be a torch.Tensor, got {type(t).__name__}")
-            if t.dtype not in _call.TORCH_DTYPES:
-                raise TypeError(f"cutile_cpp.{self.name}: {self.names[i]} has dtype {t.dtype}, which no op takes")
+                raise TypeError(f"cutile_cpp.{self.name}: {name} must be a torch.Tensor, got {type(t).__name__}")
+            if t.dtype not in _TORCH_DTYPES:
+                raise TypeError(f"cutile_cpp.{self.name}: {name} has dtype {t.dtype}, which no op takes")
             if not (t.is_cuda or t.is_cpu) and not torch.compiler.is_compiling():
-                raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} is on {t.device}; the ops take CUDA or CPU tensors")
-            view = self.views[i]
-            if view == "leading_ones":
-                if t.dim() < self.ranks[i]:
-                    tensors[i] = t = t.view((1,) * (self.ranks[i] - t.dim()) + tuple(t.shape))
-            elif view != "exact":
-                if view == "rows" and t.dim() == 0:
-                    raise ValueError(f"cutile_cpp.{self.name}: {self.names[i]} needs a last axis, got a 0-dim tensor")
+                raise ValueError(f"cutile_cpp.{self.name}: {name} is on {t.device}; the ops take CUDA or CPU tensors")
+            if view == "exact":
+                pass
+            elif view == "leading_ones":
+                if t.dim() < rank:
+                    tensors[i] = t = t.view((1,) * (rank - t.dim()) + tuple(t.shape))
+            else:
+                dim = t.dim()
+                if view == "rows" and dim == 0:
+                    raise ValueError(f"cutile_cpp.{self.name}: {name} needs a last axis, got a 0-dim tensor")
                 shape = t.shape[:-1] if view == "rows" else t.shape
                 if viewed is None:
-                    viewed = (self.names[i], shape)
+                    viewed = (name, shape)
                 elif shape != viewed[1]:
                     raise ValueError(
-                        f"cutile_cpp.{self.name}: {self.names[i]} has shape {tuple(t.shape)}, which does not match "
+                        f"cutile_cpp.{self.name}: {name} has shape {tuple(t.shape)}, which does not match "
                         f"{viewed[0]}'s {tuple(viewed[1])}" + (" in its leading dims" if view == "rows" else "")
                     )
-                if t.dim() != self.ranks[i]:
+                if dim != rank:
                     lead = shape
                     flat_shape = (-1, t.shape[-1]) if view == "rows" else (-1,)
-                    if self.roles[i] != "inout":
+                    if role != "inout":
                         t = t.reshape(flat_shape)
                     else:
                         try:
                             t = t.view(flat_shape)
                         except RuntimeError:
                             raise ValueError(
-                                f"cutile_cpp.{self.name}: {self.names[i]} (shape {tuple(t.shape)}, strides "
+                                f"cutile_cpp.{self.name}: {name} (shape {tuple(t.shape)}, strides "
                                 f"{t.stride()}) is updated in place, so it must have a {view} view"
                             ) from None
                     tensors[i] = t
@@ -126,6 +138,9 @@ class Op:
         out = []
         for s, v in zip(self.scalars, scalars):
             kind = s["type"]
+            if kind == "real" and type(v) is float:  # the common case, first
+                out.append(v)
+                continue
             if v is None and kind != "choice":
                 if s["default"] is None:
                     raise TypeError(f"cutile_cpp.{self.name}: {s['name']} is required")
@@ -164,17 +179,23 @@ class Op:
         inputs when `derived` (the call then checks everything), else of the shapes the library derives and
         checks first (for fake tensors, whose checks must come before any call)."""
         shapes = None
-        for k, i in enumerate(self.outputs):
+        for k, (i, plan, shaped_like) in enumerate(self.output_facts):
             if tensors[i] is not None:
                 continue
             # An extent past the kernels' i32 indices is refused by the library, naming the input, before
-            # anything is allocated (fake tensors have no memory to spare).
+            # anything is allocated (fake tensors have no memory to spare). Fewer elements than that bound
+            # every extent, the one check on the common path.
             if i in self.like:
                 source = tensors[self.like[i]]
-                if not derived or source.dim() == 0 or max(source.shape) <= _I32_MAX:
+                if not derived or source.numel() <= _I32_MAX or max(source.shape) <= _I32_MAX:
                     tensors[i] = torch.empty_like(source)
                     continue
-            plan = self.plans[k]
+            if derived and shaped_like is not None:
+                source = tensors[shaped_like]
+                if source is not None and source.dim() == len(plan.dims) and 0 < source.numel() <= _I32_MAX:
+                    tensors[i] = (torch.empty_like(source) if source.is_contiguous()
+                                  else torch.empty_like(source, memory_format=torch.contiguous_format))
+                    continue
             if derived and plan is not None and all(tensors[s] is not None for s in plan.sources):
                 try:
                     shape = [tensors[s].shape[d] * m for s, d, m in plan.dims]
@@ -225,9 +246,9 @@ class Op:
         first, lead = self.prepare(tensors)
         values = self.values(scalars)
         given = [tensors[i] for i in self.outputs]
-        for k, i in enumerate(self.outputs):
-            if given[k] is not None:
-                tensors[i] = self.output_view(given[k], lead, i)
+        for i in self.outputs:
+            if tensors[i] is not None:
+                tensors[i] = self.output_view(tensors[i], lead, i)
         if torch.is_grad_enabled() and self.requires_grad(tensors):
             if self.backward is not None:
                 return self.through_torch(tensors, values, lead, given, functional=bool(self.inouts))

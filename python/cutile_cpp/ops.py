@@ -24,9 +24,11 @@ def __getattr__(name: str):
     if name == "__all__":
         return sorted(_built())
     try:
-        return _built()[name]
+        function = _built()[name]
     except KeyError:
         raise AttributeError(f"module 'cutile_cpp.ops' has no op {name!r}") from None
+    globals()[name] = function  # later lookups find it without this hook
+    return function
 
 
 def __dir__():
