@@ -91,7 +91,7 @@ python3 "$repo/bench/ops/cutile_toolchain.py" >"$logs/cutile_toolchain.json" 2>&
 step "cuTile Python toolchain: $(tr -d '\n' <"$logs/cutile_toolchain.json" | head -c 300)"
 
 step "building libcutile_cpp_kernels.so"
-build=$work/build
+build=${CUTILE_GPU_BUILD_DIR:-$work/build}  # shared by the GPU scripts of one call
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
   -DCUTILE_PYTHON="$(command -v python3)" >"$logs/cmake.log" 2>&1 &&
   cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native >"$logs/build.log" 2>&1 ||

@@ -14,6 +14,8 @@
 # runs in N processes (pytest-xdist, where the image has it: compiles then overlap). BRIDGES_SANITIZE_S=N
 # gives N seconds after the python tier to compute-sanitizer (memcheck, racecheck, initcheck, synccheck, a
 # quarter each) over the GPU cases of every op's test file, with the cubins already cached by the tier.
+# BRIDGES_TILEGYM_S caps TileGym's tests (default half the total; the JUnit XML is written when it stops);
+# BRIDGES_TILEGYM_TESTS (paths under TileGym's tests/ops) runs those test files instead of the ported ops'.
 set -uo pipefail
 SECONDS=0
 total=${BRIDGES_TOTAL_S:-540}  # wall time: TileGym's tests first, then the python tier in what is left
@@ -40,7 +42,7 @@ if [[ -f $pack/googletest.tar.xz ]]; then
   tar -C "$work" -xJf "$pack/googletest.tar.xz"
   cmake_args+=(-DCUTILE_GTEST_SOURCE_DIR=$work/googletest)
 fi
-build=$work/build
+build=${CUTILE_GPU_BUILD_DIR:-$work/build}  # shared by the GPU scripts of one call
 cmake -S "$repo" -B "$build" "${cmake_args[@]}" >"$logs/cmake.log" 2>&1 || { tail -20 "$logs/cmake.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native cutile-bench-launch-overhead >"$logs/build.log" 2>&1 ||
   { grep -m20 error "$logs/build.log"; exit 1; }
@@ -66,11 +68,22 @@ if [[ -d $pack/tilegym/tests ]]; then
   sed -i -E 's/_backends = \["cutile"[^]]*\]/_backends = ["cutile-cpp"]/' $(grep -rl '_backends = \[' "$work/tilegym/tests")
   ported=(activation/test_relu.py activation/test_gelu.py activation/test_geglu.py test_silu_and_mul.py test_swiglu.py
     test_dropout.py test_softmax.py test_rms_norm.py test_layer_norm_legacy.py test_rope.py)
+  [[ -n ${BRIDGES_TILEGYM_TESTS:-} ]] && read -r -a ported <<<"$BRIDGES_TILEGYM_TESTS"  # names under tests/ops
   (cd "$work/tilegym" && DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build \
-    PYTHONPATH=$repo/python:$PYTHONPATH timeout -s INT -k 10 $((total / 2)) \
+    PYTHONPATH=$repo/python:$PYTHONPATH timeout -s INT -k 10 "${BRIDGES_TILEGYM_S:-$((total / 2))}" \
     python3 -m pytest -rs -p no:cacheprovider -p cutile_cpp.tilegym "${workers[@]}" -k test_op \
     --junitxml="$logs/tilegym.xml" "${ported[@]/#/tests/ops/}" >"$logs/tilegym.log" 2>&1)
   tilegym_exit=$?
+fi
+
+# TileGym's own benchmark scripts with a cutile-cpp line beside cuTile Python's (bench/ops/tilegym_bench.py),
+# those named in BRIDGES_TILEGYM_BENCH (e.g. "bench_softmax bench_rmsnorm"), each for at most
+# BRIDGES_TILEGYM_BENCH_S seconds (120).
+if [[ -n ${BRIDGES_TILEGYM_BENCH:-} && -d $pack/tilegym/tests/benchmark ]]; then
+  DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
+    python3 "$repo/bench/ops/tilegym_bench.py" --bench-dir "$pack/tilegym/tests/benchmark" \
+    --timeout-s "${BRIDGES_TILEGYM_BENCH_S:-120}" --out "$logs/tilegym_bench.json" $BRIDGES_TILEGYM_BENCH \
+    >"$logs/tilegym_bench.log" 2>&1
 fi
 
 # The python tier, one pytest run over all files so that the JUnit XML has every case, in the time left
@@ -138,6 +151,11 @@ try:
 except (OSError, ValueError, KeyError) as e:
     summary["python_host_launch_us"] = f"no result: {e}"
 summary["targets_us"] = {"cpp": 5, "python": 15}
+try:
+    summary["tilegym_bench"] = {name: run.get("summary", run) for name, run in
+                                json.loads((logs / "tilegym_bench.json").read_text()).items()}
+except (OSError, ValueError):
+    pass
 sanitize = {}
 for log in sorted(logs.glob("sanitize_*.log")):
     text = log.read_text(errors="replace")

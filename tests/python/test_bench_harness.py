@@ -256,3 +256,40 @@ def test_cutile_python_compiles_through_the_wrapper_gpu_bench_installs(tmp_path)
     report = json.loads(result.stdout)
     assert report["tileiras"] == str(tmp_path / "bin" / "tileiras") and report["cubin_bytes"] > 0
     assert "release 13." in report["tileiras_version"]
+
+
+def test_tilegym_bench_adds_a_cutile_cpp_line_beside_each_cutile_one():
+    import tilegym_bench
+
+    source = (
+        'ALL_BACKENDS = [\n'
+        '    ("cutile", "CuTile", ("blue", "-")) if is_backend_available("cutile") else None,\n'
+        '    ("torch", "PyTorch", ("green", "-")),\n'
+        ']\n'
+        'CONFIGS = [\n'
+        '    ("cutile", "static_persistent", "CuTile static persistent", ("purple", "-")),\n'
+        ']\n'
+    )
+    patched, added = tilegym_bench.with_our_line(source)
+    assert added == 2
+    assert '    ("cutile-cpp", "cutile-cpp", ("blue", "-")) if is_backend_available("cutile-cpp") else None,\n' in patched
+    assert '    ("cutile-cpp", "static_persistent", "cutile-cpp static persistent", ("purple", "-")),\n' in patched
+    compile(patched, "bench_patched.py", "exec")
+
+
+def test_tilegym_bench_ratios_pair_columns_by_name():
+    import tilegym_bench
+
+    rows = [
+        {"N": "1024", "CuTile": "200", "cutile-cpp": "220", "PyTorch": "100"},
+        {"N": "2048", "CuTile static persistent": "400", "cutile-cpp static persistent": "200", "PyTorch": "1"},
+        {"N": "4096", "CuTile": "300", "cutile-cpp": "nan"},
+    ]
+    pairs = tilegym_bench.ratios(rows, {"x_names": ["N"], "args": {"M": "4096"}})
+    assert [(p["config"], p["line"], p["ratio"]) for p in pairs] == [
+        ({"M": "4096", "N": "1024"}, "CuTile", 1.1),
+        ({"M": "4096", "N": "2048"}, "CuTile static persistent", 0.5),
+    ]
+    s = tilegym_bench.summary(pairs)
+    assert s["configurations"] == 2 and s["below_0.95"] == 1 and s["lowest"] == 0.5
+    assert math.isclose(s["geomean"], math.sqrt(1.1 * 0.5))
