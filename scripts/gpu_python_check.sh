@@ -102,7 +102,8 @@ CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:
 pytest_exit=$?
 
 # compute-sanitizer over the ops' GPU cases: each tool in its share of the time, one pytest process under
-# it, the tool's error count and the kernels it names kept per tool (sanitize_<tool>.log, .xml).
+# it over the first cases of every op's file (tests/python/sanitizer_run.py), the tool's error count and the
+# kernels it names kept per tool (sanitize_<tool>.log, .xml).
 if ((sanitize_s > 0)); then
   op_files=()
   for f in "$repo"/tests/python/test_*.py; do
@@ -111,7 +112,8 @@ if ((sanitize_s > 0)); then
   for tool in memcheck racecheck initcheck synccheck; do
     CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
       timeout -s INT -k 10 $((sanitize_s / 4)) compute-sanitizer --tool "$tool" --target-processes all \
-      --print-limit 50 python3 -m pytest -q -p no:cacheprovider -k "gpu and not cutile_python and not tilegym" \
+      --print-limit 50 python3 "$repo/tests/python/sanitizer_run.py" -q -p no:cacheprovider \
+      -k "gpu and not cutile_python and not tilegym" \
       --junitxml="$logs/sanitize_$tool.xml" "${op_files[@]}" >"$logs/sanitize_$tool.log" 2>&1
     echo "$tool exit $?" >>"$logs/sanitize_exits.txt"
   done
@@ -161,7 +163,7 @@ for log in sorted(logs.glob("sanitize_*.log")):
     text = log.read_text(errors="replace")
     tool = log.stem.removeprefix("sanitize_")
     errors = re.findall(r"ERROR SUMMARY: (\d+) error", text)
-    entry = {"error_summaries": [int(e) for e in errors], "kernels_named": sorted(set(re.findall(r"in (\w+)\(?.*? at ", text)))[:20]}
+    entry = {"error_summaries": [int(e) for e in errors], "kernels_named": sorted(set(re.findall(r"=+\s+at (\S+?)\+0x", text)))[:20]}
     try:
         suite = ET.parse(logs / f"sanitize_{tool}.xml").getroot().find("testsuite")
         entry.update({k: int(suite.get(k)) for k in ("tests", "failures", "errors", "skipped")})
