@@ -84,6 +84,7 @@ def main() -> int:
 
     calls = {
         "cutile_cpp.vector_add": lambda: cutile_cpp.vector_add(a, b),
+        "cutile_cpp.vector_add into a given output": lambda: cutile_cpp.vector_add(a, b, c=c),
         "cutile_cpp.softmax (64x256 bf16)": lambda: cutile_cpp.softmax(x),
         "cutile_cpp.rms_norm (64x256 bf16)": lambda: cutile_cpp.rms_norm(x, w, 1e-6),
     }
@@ -110,6 +111,9 @@ def main() -> int:
         "current raw stream": per_call_us(lambda: torch._C._cuda_getCurrentRawStream(index)),
         "native call (descriptors packed, cutile_cpp_call)": per_call_us(
             lambda: native.call(op.number, tuple(prepared), names, (), kinds, index, stream)),
+        "native call into a new output": per_call_us(
+            lambda: native.call(op.number, (torch.empty_like(a), a, b), names, (), kinds, index, stream)),
+        "a new output alone": per_call_us(lambda: torch.empty_like(a)),
     }
     # The Python around the native call: each op's call with a native module that returns at once.
     result["python_glue_us_median"] = {}
