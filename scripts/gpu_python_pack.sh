@@ -2,7 +2,8 @@
 # Fills PACK_DIR/wheels, on a machine with network, with what scripts/gpu_python_check.sh installs on
 # the GPU machine (which has torch but no network): pytest and its dependencies, tilegym 1.5.1 and
 # cuda-tile 1.7.0 (for CPython 3.10 to 3.13); given a TileGym git directory, TileGym's own tests too
-# (PACK_DIR/tilegym/tests: its op tests and benchmark scripts, which gpu_python_check.sh runs against our backend).
+# (PACK_DIR/tilegym/tests: its op tests and benchmark scripts, which gpu_python_check.sh runs against our
+# backend).
 #   usage: scripts/gpu_python_pack.sh PACK_DIR [TILEGYM_GIT_DIR]
 set -euo pipefail
 wheels=$1/wheels
