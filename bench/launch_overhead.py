@@ -67,6 +67,31 @@ def descriptor(abi, t: torch.Tensor):
     return d
 
 
+def through_tilegym(x: torch.Tensor, w: torch.Tensor) -> dict:
+    """Host time per call of TileGym's entries (tilegym.ops.*) with each backend, as a TileGym user calls
+    them; cuTile Python's only where it compiles here (tileiras on PATH)."""
+    try:
+        import tilegym
+        import cutile_cpp.tilegym  # noqa: F401 (registers the backend)
+    except ImportError as e:
+        return {"skipped": f"tilegym is not importable: {e}"}
+    n = x.shape[-1]
+    calls = {
+        "softmax": lambda backend: tilegym.ops.softmax(x, backend=backend),
+        "rms_norm": lambda backend: tilegym.ops.rms_norm(x, (n,), w, 1e-6, backend=backend),
+        "layer_norm_legacy": lambda backend: tilegym.ops.layer_norm_legacy(x, (n,), w, w, 1e-6, backend=backend),
+        "persistent_layer_norm": lambda backend: tilegym.ops.persistent_layer_norm(x, (n,), w, w, 1e-6, backend=backend),
+    }
+    out = {}
+    for name, call in calls.items():
+        for backend in ("cutile-cpp", "cutile"):
+            try:
+                out[f"{name} ({backend})"] = per_call_us(lambda: call(backend))
+            except Exception as e:  # noqa: BLE001 (a backend that cannot run here is reported, not fatal)
+                out[f"{name} ({backend})"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", type=Path)
@@ -127,6 +152,7 @@ def main() -> int:
             result["python_glue_us_median"][name] = per_call_us(call)
         finally:
             glue_op.library = library
+    result["through_tilegym_us_median"] = through_tilegym(x, w)
     torch.testing.assert_close(cutile_cpp.vector_add(a, b), a + b)
     text = json.dumps(result, indent=1)
     print(text)
