@@ -13,7 +13,8 @@
 # tests/python) runs those files instead of the whole tier; BRIDGES_PYTEST_WORKERS=N runs both pytest
 # runs in N processes (pytest-xdist, where the image has it: compiles then overlap). BRIDGES_SANITIZE_S=N
 # gives N seconds after the python tier to compute-sanitizer (memcheck, racecheck, initcheck, synccheck, a
-# quarter each) over the GPU cases of every op's test file, with the cubins already cached by the tier.
+# quarter each; BRIDGES_SANITIZE_TOOLS names fewer) over the GPU cases of every op's test file, with the
+# cubins already cached by the tier. BRIDGES_OVERHEAD=0 skips the launch-overhead benchmarks.
 # BRIDGES_TILEGYM_S caps TileGym's tests (default half the total; the JUnit XML is written when it stops);
 # BRIDGES_TILEGYM_TESTS (paths under TileGym's tests/ops) runs those test files instead of the ported ops'.
 set -uo pipefail
@@ -109,9 +110,10 @@ if ((sanitize_s > 0)); then
   for f in "$repo"/tests/python/test_*.py; do
     grep -q "^@needs_gpu" "$f" && grep -q "cutile_cpp\.ops\|cutile_cpp\.[a-z_]*(" "$f" && op_files+=("$f")
   done
-  for tool in memcheck racecheck initcheck synccheck; do
+  tools=(${BRIDGES_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck})
+  for tool in "${tools[@]}"; do
     CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
-      timeout -s INT -k 10 $((sanitize_s / 4)) compute-sanitizer --tool "$tool" --target-processes all \
+      timeout -s INT -k 10 $((sanitize_s / ${#tools[@]})) compute-sanitizer --tool "$tool" --target-processes all \
       --print-limit 50 python3 "$repo/tests/python/sanitizer_run.py" -q -p no:cacheprovider \
       -k "gpu and not cutile_python and not tilegym" \
       --junitxml="$logs/sanitize_$tool.xml" "${op_files[@]}" >"$logs/sanitize_$tool.log" 2>&1
@@ -119,10 +121,12 @@ if ((sanitize_s > 0)); then
   done
 fi
 
-"$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
-  >"$logs/launch_overhead_cpp.log" 2>&1
-CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/launch_overhead.py" \
-  --json "$logs/launch_overhead_python.json" >"$logs/launch_overhead_python.log" 2>&1
+if [[ ${BRIDGES_OVERHEAD:-1} == 1 ]]; then
+  "$build/bench/cutile-bench-launch-overhead" --benchmark_format=json --benchmark_out="$logs/launch_overhead_cpp.json" \
+    >"$logs/launch_overhead_cpp.log" 2>&1
+  CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build python3 "$repo/bench/launch_overhead.py" \
+    --json "$logs/launch_overhead_python.json" >"$logs/launch_overhead_python.log" 2>&1
+fi
 
 # The copy on a GPU machine may carry a stale .git: BENCH_GIT_COMMIT names the commit, as for gpu_bench.sh.
 commit=${BENCH_GIT_COMMIT:-$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)}

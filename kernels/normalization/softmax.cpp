@@ -15,6 +15,11 @@ constexpr int64_t kMaxChunk = 8192;     // TileGym's chunk cap (MAX_TILE_SIZE)
 
 enum class Kernel { gather, multi_wave, tma, chunked };
 
+// The TMA kernel's blocks per SM for a row tile of `row_bytes`.
+constexpr int tma_occupancy(int64_t row_bytes) {
+  return row_bytes <= 4096 ? 8 : row_bytes <= 8192 ? 6 : row_bytes <= 16384 ? 4 : 2;
+}
+
 // The persistent kernels' grid: `occupancy` blocks per SM, at most one per row.
 LaunchOptions persistent(const op::Target& target, int occupancy, int64_t rows) {
   LaunchOptions options;
@@ -41,10 +46,12 @@ void launch_kernel(op::Target& target, const Tensor<E>& y, const Tensor<E>& x, K
       return with_columns(
           [&]<int64_t COLS>() { target.launch({}, softmax_row<E, TILE, COLS>, y.partition({1, TILE}), x); });
     case Kernel::tma:
-      // TileGym's default occupancy is 2; its autotuning picks 6 for 1024-column rows on the H200 (1.5× faster
-      // there) and keeps 2 at 16384 (bench/results/2026-11-30_h200_ops_quick_autotune.json).
-      return target.launch(persistent(target, TILE <= 1024 ? 6 : 2, rows), softmax_tma<E, TILE>,
-                           y.partition({1, TILE}), x);
+      // TileGym's default occupancy is 2 and its autotuning chooses from 2, 4, 6 and 8 per shape. On the H200
+      // occupancy 2 ran rows of 4–8 KiB at 0.49–0.66× the autotuned kernel and 16 KiB at 0.73–0.95×
+      // (bench/results/2026-12-03_h200_tilegym_bench_05b7c5c.json); the autotuner took 8 for 4 KiB rows and 6
+      // for 8 KiB: more blocks per SM the shorter the row.
+      return target.launch(persistent(target, tma_occupancy(TILE * int64_t{sizeof(E)}), rows),
+                           softmax_tma<E, TILE>, y.partition({1, TILE}), x);
     case Kernel::chunked:
       if constexpr (TILE <= kMaxChunk) {
         // One chunk when the row fits: a constant trip count. Chunks of 8192 otherwise.
