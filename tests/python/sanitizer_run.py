@@ -1,7 +1,8 @@
 """Runs pytest under compute-sanitizer over a few GPU cases of each test file: the first
 CUTILE_SANITIZE_CASES (default 4) selected cases of every module, so that each op is reached within
-the tool's time. PyTorch's cuDNN attention is turned off first: under the sanitizer cuDNN's own module
-load fails (CUDA_ERROR_INVALID_PC in cudnnCreate) and leaves the context unusable for every later case.
+the tool's time. PyTorch's attention runs its math kernels: under the sanitizer on the H200 its cuDNN
+attention (cudnnCreate's module load) and its flash attention (cudaFuncSetAttribute) failed with
+CUDA_ERROR_INVALID_PC, which left the context unusable for every later case.
     compute-sanitizer --tool memcheck python3 tests/python/sanitizer_run.py [pytest arguments]
 """
 
@@ -30,4 +31,6 @@ class FirstCasesOfEachFile:
 
 if __name__ == "__main__":
     torch.backends.cuda.enable_cudnn_sdp(False)
+    torch.backends.cuda.enable_flash_sdp(False)
+    torch.backends.cuda.enable_mem_efficient_sdp(False)
     sys.exit(pytest.main(sys.argv[1:], plugins=[FirstCasesOfEachFile(int(os.environ.get("CUTILE_SANITIZE_CASES", "4")))]))
