@@ -135,7 +135,8 @@ void op_comment(std::string& out, const OpSpec& spec) {
   }
   for (const TensorSpec& t : spec.tensors) {
     std::string line = role_text(t.role) + " " + std::string(t.name) + std::string(name_width - t.name.size() + 2, ' ') +
-                       std::string(t.type) + (t.optional ? " (optional)" : "");
+                       std::string(t.type) + (t.optional ? " (optional)" : "") +
+                       (t.transposed_by.empty() ? "" : " (given transposed when " + std::string(t.transposed_by) + ")");
     if (!t.doc.empty()) line += std::string(type_width - t.type.size() + 2, ' ') + std::string(t.doc);
     comment_lines(out, line, "  ");
   }

@@ -1,6 +1,7 @@
 // Persistent and swizzled kernels without giving up exclusive outputs.
 //
 //   for_each_tile(c, grouped<8>, [&](TileIndex<E, Shape<BM, BN>> t) { ... c.store(t, tile); });
+//   for_block_tile(c, grouped<8>, [&](TileIndex<E, Shape<BM, BN>> t) { ... });  // one tile per block
 //
 // A schedule hands tile block b of G the tiles t = b, b + G, b + 2G, ... of the T tiles (`linear`,
 // `grouped`), or the contiguous run [b·⌈T/G⌉, (b+1)·⌈T/G⌉) (`split`), each mapped to tile coordinates
@@ -40,6 +41,19 @@ inline constexpr grouped_t<GROUP> grouped{};
 struct split_t {};
 inline constexpr split_t split{};
 
+/// `schedule`'s order, with each tile's store waiting for the block's store of the tile before (the
+/// loop carries the output's token), where for_each_tile otherwise lets them overlap. Which is faster is
+/// tileiras' business: an fp8 persistent GEMM whose stores may overlap is compiled into two copies of
+/// its loop body that spill (docs/porting-log.md, GEMM).
+template <class Schedule>
+struct ordered_stores_t {
+  Schedule schedule;
+};
+template <class Schedule>
+constexpr ordered_stores_t<Schedule> ordered_stores(Schedule schedule) {
+  return {schedule};
+}
+
 namespace detail {
 
 /// cuTile Python's loop-parallel stores. In a for_each_tile body, an output whose only access is one
@@ -51,7 +65,9 @@ namespace detail {
 /// scratch trace in which a loop finds the chains its body touches) and applied from the next.
 class ParallelTileStores {
  public:
-  explicit ParallelTileStores(std::vector<TraceContext::TokenChain*> chains) : chains_(std::move(chains)) {
+  /// `allowed` false: the stores stay chained (ordered_stores).
+  explicit ParallelTileStores(std::vector<TraceContext::TokenChain*> chains, bool allowed = true)
+      : chains_(std::move(chains)), allowed_(allowed) {
     for (TraceContext::TokenChain* c : chains_) entry_.push_back(token_for_store(*c));
   }
 
@@ -77,7 +93,7 @@ class ParallelTileStores {
     if (!learnt) {
       for (size_t i = 0; i < chains_.size(); ++i) {
         const TraceContext::TokenChain& c = *chains_[i];
-        parallel_.push_back(c.loads == before[i].loads && c.stores == before[i].stores + 1 &&
+        parallel_.push_back(allowed_ && c.loads == before[i].loads && c.stores == before[i].stores + 1 &&
                             c.tile_stores == before[i].tile_stores + 1);
       }
     }
@@ -88,6 +104,7 @@ class ParallelTileStores {
   std::vector<TraceContext::TokenChain*> chains_;
   std::vector<ir::Value*> entry_;
   std::vector<bool> parallel_;
+  bool allowed_;
 };
 
 template <size_t RANK>
@@ -121,6 +138,17 @@ std::array<Int, RANK> tile_coords(grouped_t<GROUP>, const Int& t, const std::arr
   return {first_row + local % rows, local / rows};
 }
 
+template <class Schedule, size_t RANK>
+std::array<Int, RANK> tile_coords(ordered_stores_t<Schedule> ordered, const Int& t, const std::array<Int, RANK>& grid,
+                                  const std::source_location& where) {
+  return tile_coords(ordered.schedule, t, grid, where);
+}
+
+template <class Schedule>
+inline constexpr bool is_ordered = false;
+template <class Schedule>
+inline constexpr bool is_ordered<ordered_stores_t<Schedule>> = true;
+
 template <class Schedule>
 inline constexpr bool is_member_schedule = std::is_same_v<Schedule, linear_t>;
 template <int GROUP>
@@ -128,8 +156,8 @@ inline constexpr bool is_member_schedule<grouped_t<GROUP>> = true;
 
 }  // namespace detail
 
-/// Runs body(TileIndex) for each tile of `out` this block owns under `schedule`, in a runtime loop (the
-/// output's memory tokens are carried through it).
+/// Runs body(TileIndex) for each tile of `out` this block owns under `schedule` (or ordered_stores of
+/// one), in a runtime loop (the output's memory tokens are carried through it).
 template <Element E, TileShape S, class O, class Schedule, class Body>
 void for_each_tile(const OutTiles<E, S, O>& out, Schedule schedule, Body body,
                    std::source_location where = std::source_location::current()) {
@@ -138,20 +166,32 @@ void for_each_tile(const OutTiles<E, S, O>& out, Schedule schedule, Body body,
   for (size_t d = 1; d < S::rank; ++d) total = total * grid[d];
   const Int block = block_id<0>(where);
   const Int blocks = num_blocks<0>(where);
-  detail::ParallelTileStores parallel({&detail::tile_index_access::chain(out)});
+  detail::ParallelTileStores parallel({&detail::tile_index_access::chain(out)}, !detail::is_ordered<Schedule>);
   auto visit = [&](Int t, std::tuple<> none) {
     return parallel.trace([&] {
       body(detail::tile_index_access::make(detail::tile_coords(schedule, t, grid, where), out));
       return none;
     });
   };
-  if constexpr (std::is_same_v<Schedule, split_t>) {
+  if constexpr (std::is_same_v<Schedule, split_t> || std::is_same_v<Schedule, ordered_stores_t<split_t>>) {
     const Int chunk = (total + blocks - detail::as_index(1, where)) / blocks;
     const Int first = block * chunk;
     loop(first, minimum(first + chunk, total), std::tuple<>{}, visit, where);
   } else {
     loop(block, total, blocks, std::tuple<>{}, visit, where);
   }
+}
+
+/// One tile per block, no loop: block b of a 1-D grid stores tile b of `schedule`'s order (`linear`, or
+/// `grouped<G>`: TileGym's GROUP_SIZE_M swizzle of its non-persistent GEMM). The order is a bijection, so
+/// each tile still has one owner. The launch gives exactly one block per tile (LaunchOptions::grid =
+/// {tiles, 1, 1}): the default grid of an OutTiles is a persistent one.
+template <Element E, TileShape S, class O, class Schedule, class Body>
+  requires detail::is_member_schedule<Schedule>
+void for_block_tile(const OutTiles<E, S, O>& out, Schedule schedule, Body body,
+                    std::source_location where = std::source_location::current()) {
+  body(detail::tile_index_access::make(detail::tile_coords(schedule, block_id<0>(where), out.tile_grid(where), where),
+                                       out));
 }
 
 /// Several outputs walked in step — a row tile of a normalised output and the per-row statistics beside

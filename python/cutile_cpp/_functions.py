@@ -508,7 +508,8 @@ def parse_type(text: str) -> tuple[str, list[str]] | None:
 def allocation_plans(spec: dict, like: dict, inputs: tuple, outputs: tuple) -> list:
     """Per output, the plan that derives its shape and dtype from the inputs as the library's checks bind
     them (inputs first, then in-place tensors, each symbol by the first dim that is that symbol alone), or
-    None where a dim is another expression or a symbol's first binder is no lone dim: those ask the library."""
+    None where a dim is another expression or a symbol's first binder is no lone dim or is a dim of a tensor
+    that a flag may transpose: those ask the library."""
     tensors = spec["tensors"]
     order = [i for i in inputs if tensors[i]["role"] == "in"] + [i for i in inputs if tensors[i]["role"] == "inout"]
     symbol_of, dtype_of = {}, {}
@@ -518,6 +519,8 @@ def allocation_plans(spec: dict, like: dict, inputs: tuple, outputs: tuple) -> l
             continue
         dtype, dims = parsed
         dtype_of.setdefault(dtype, i)
+        if tensors[i]["transposed_by"]:  # which dim binds a symbol depends on a flag: the library knows
+            dims = ["?"] * len(dims)
         for d, dim in enumerate(dims):
             match = _DIM.match(dim)
             if match and match.group(2) not in symbol_of:

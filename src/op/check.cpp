@@ -113,17 +113,24 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
   auto visit = [&](size_t i) {
     const TensorFacts& t = *tensors[i];
     const detail::CompiledTensor& ct = c.tensors[i];
+    // The stored dim of each dim of the type: the last two swapped for a tensor given transposed.
+    const bool transposed = ct.transposed_by >= 0 && b.scalars[static_cast<size_t>(ct.transposed_by)] != 0;
+    const size_t rank = ct.dims.size();
+    auto stored = [&](size_t d) { return transposed && d + 2 >= rank ? (d + 1 == rank ? rank - 2 : rank - 1) : d; };
+    auto named = [&] {
+      return t.describe() + (transposed ? " (given transposed: " + std::string(spec.scalars[static_cast<size_t>(ct.transposed_by)].name) + ")" : "");
+    };
     // First pass: dims that bind a symbol; second: every dim is what its expression says.
     for (size_t d = 0; d < ct.dims.size(); ++d) {
-      const auto extent = static_cast<long double>(t.shape[d]);
-      const std::pair<std::string_view, size_t> source{t.name, d};
+      const auto extent = static_cast<long double>(t.shape[stored(d)]);
+      const std::pair<std::string_view, size_t> source{t.name, stored(d)};
       if (const auto s = ct.dims[d].lone_symbol(); s && !b.symbols[static_cast<size_t>(*s)]) {
         b.symbols[static_cast<size_t>(*s)] = extent;
         b.symbol_source[static_cast<size_t>(*s)] = source;
       } else if (const auto k = ct.dims[d].scaled_symbol(); k && !b.symbols[static_cast<size_t>(k->second)]) {
-        if (t.shape[d] % k->first != 0)
-          throw OpError(Problem::shape_mismatch, t.describe() + ": dim " + std::to_string(d) + " is " +
-                                                     std::to_string(t.shape[d]) + ", which must be " + ct.dims[d].text() +
+        if (t.shape[stored(d)] % k->first != 0)
+          throw OpError(Problem::shape_mismatch, named() + ": dim " + std::to_string(stored(d)) + " is " +
+                                                     std::to_string(t.shape[stored(d)]) + ", which must be " + ct.dims[d].text() +
                                                      " (" + std::string(spec.tensors[i].type) + "): a multiple of " +
                                                      std::to_string(k->first));
         b.symbols[static_cast<size_t>(k->second)] = extent / static_cast<long double>(k->first);
@@ -133,15 +140,16 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
     for (size_t d = 0; d < ct.dims.size(); ++d) {
       const auto want = ct.dims[d].evaluate(environment(b));
       if (!want) continue;  // reads a symbol no tensor binds: the rules or the launcher hold it
-      if (*want == static_cast<long double>(t.shape[d])) continue;
+      if (*want == static_cast<long double>(t.shape[stored(d)])) continue;
       std::string from;
       for (int s : ct.dims[d].symbols())
         if (!b.symbol_source[static_cast<size_t>(s)].first.empty())
           from += (from.empty() ? "" : ", ") + c.names.symbols[static_cast<size_t>(s)] + " from " +
                   b.source(static_cast<size_t>(s));
-      throw OpError(Problem::shape_mismatch, t.describe() + ": dim " + std::to_string(d) + " must be " + ct.dims[d].text() +
-                                                 " = " + format_value(*want) + (from.empty() ? "" : " (" + from + ")") +
-                                                 ", got " + std::to_string(t.shape[d]));
+      throw OpError(Problem::shape_mismatch, named() + ": dim " + std::to_string(stored(d)) + " must be " +
+                                                 ct.dims[d].text() + " = " + format_value(*want) +
+                                                 (from.empty() ? "" : " (" + from + ")") + ", got " +
+                                                 std::to_string(t.shape[stored(d)]));
     }
   };
   for (size_t i = 0; i < tensors.size(); ++i)
@@ -153,7 +161,9 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
       if (tensors[i] && spec.tensors[i].role == Role::out) visit(i);
 }
 
-void check_scalars(const OpSpec& spec, const CompiledSpec& c, std::span<Scalar> scalars, Bindings& b) {
+// Each scalar as its type takes it (an integral real for an integer, 0 or 1 for a flag, an index of its
+// choices); before the shapes, which a flag may transpose.
+void convert_scalars(const OpSpec& spec, std::span<Scalar> scalars, Bindings& b) {
   if (scalars.size() != spec.scalars.size())
     throw InternalError(std::string(spec.name) + " takes " + std::to_string(spec.scalars.size()) + " scalars, got " +
                         std::to_string(scalars.size()));
@@ -183,7 +193,11 @@ void check_scalars(const OpSpec& spec, const CompiledSpec& c, std::span<Scalar> 
                                                    std::string(s.choices->name) + " (" + names + ")");
     }
   }
-  for (size_t i = 0; i < scalars.size(); ++i) {
+}
+
+// The scalars' conditions, which may read the shape symbols.
+void check_scalar_conditions(const OpSpec& spec, const CompiledSpec& c, Bindings& b) {
+  for (size_t i = 0; i < spec.scalars.size(); ++i) {
     if (!c.valid[i]) continue;
     const auto ok = c.valid[i]->evaluate(environment(b));
     if (ok && *ok != 0) continue;
@@ -276,8 +290,9 @@ void check(const OpSpec& spec, std::span<const TensorFacts* const> tensors, std:
   check_presence(spec, tensors, true);
   check_dtypes(spec, c, tensors, b, true);
   check_ranks(spec, c, tensors, true);
+  convert_scalars(spec, scalars, b);
   check_shapes(spec, c, tensors, b, true);
-  check_scalars(spec, c, scalars, b);
+  check_scalar_conditions(spec, c, b);
   check_rules(spec, c, b);
   check_index_range(tensors);
   check_aliasing(spec, tensors);
@@ -291,8 +306,9 @@ std::vector<OutputShape> output_shapes(const OpSpec& spec, std::span<const Tenso
   check_presence(spec, tensors, false);
   check_dtypes(spec, c, tensors, b, false);
   check_ranks(spec, c, tensors, false);
+  convert_scalars(spec, scalars, b);
   check_shapes(spec, c, tensors, b, false);
-  check_scalars(spec, c, scalars, b);
+  check_scalar_conditions(spec, c, b);
   check_rules(spec, c, b);
   std::vector<const TensorFacts*> inputs;
   for (size_t i = 0; i < tensors.size(); ++i) inputs.push_back(spec.tensors[i].role == Role::out ? nullptr : tensors[i]);

@@ -57,6 +57,16 @@ CompiledSpec compile(const OpSpec& spec) {
     if (t.view == View::flat && ct.dims.size() != 1) problem("tensor " + std::string(t.name) + ": a flat view needs rank 1");
     if (t.view == View::leading_ones && t.role == Role::out)
       problem("tensor " + std::string(t.name) + ": a leading_ones view is for tensors that are read");
+    if (!t.transposed_by.empty()) {
+      const auto flag = std::find_if(spec.scalars.begin(), spec.scalars.end(),
+                                     [&](const ScalarSpec& s) { return s.name == t.transposed_by; });
+      if (flag == spec.scalars.end() || flag->type != ScalarType::flag)
+        problem("tensor " + std::string(t.name) + ": transposed_when names no flag scalar");
+      else if (t.role != Role::in || ct.dims.size() < 2 || t.view != View::exact)
+        problem("tensor " + std::string(t.name) + ": only an input of rank 2 or more with an exact view is transposed");
+      else
+        ct.transposed_by = static_cast<int>(flag - spec.scalars.begin());
+    }
     c.tensors.push_back(std::move(ct));
   }
   for (const Requirement& r : spec.rules) {

@@ -14,6 +14,7 @@ struct CompiledTensor {
   int dtype_var = -1;  ///< index into OpSpec::dtypes; -1 for a fixed dtype
   Dtype fixed = Dtype::f32;
   std::vector<Expression> dims;
+  int transposed_by = -1;  ///< the flag scalar that swaps the last two stored dims; -1 for none
 };
 
 struct CompiledSpec {

@@ -171,6 +171,7 @@ std::string describe_json(const OpSpec& spec) {
     j.key("view").value(view_name(t.view));
     j.key("like").value(t.like);
     j.key("optional").value(t.optional);
+    j.key("transposed_by").value(t.transposed_by);
     j.end_object();
   }
   j.end_array();

@@ -80,12 +80,20 @@ TEST_F(InterpreterAgreement, RowSoftmaxInEachElementType) {
   check.template operator()<ct::bf16>(1e-2);
 }
 
+// The launch options of a kernel that stores one tile per block (for_block_tile).
+ct::LaunchOptions one_block_per_tile(int64_t tiles) {
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{tiles, 1, 1};
+  return options;
+}
+
 TEST_F(InterpreterAgreement, MatmulPersistentMatmulAndF8) {
   auto [a_gpu, a_cpu] = same_randn<ct::f16>({130, 96}, *gpu, 4);
   auto [b_gpu, b_cpu] = same_randn<ct::f16>({96, 200}, *gpu, 5);
   // Summation order differs (tensor cores against the interpreter's exact sums): bounded by f16 rounding.
   expect_agreement<ct::f16>({130, 200}, 2e-3, [&](ct::Tensor<ct::f16>& c, bool on_gpu) {
-    ct::launch(lib::matmul<ct::f16, ct::f16, 128, 128, 64>, c.partition({128, 128}), on_gpu ? a_gpu : a_cpu,
+    ct::launch(one_block_per_tile(2 * 2), lib::matmul<ct::f16, ct::f16, 128, 128, 64>, c.partition({128, 128}),
+               on_gpu ? a_gpu : a_cpu,
                on_gpu ? b_gpu : b_cpu)
         .sync();
   });
@@ -97,7 +105,8 @@ TEST_F(InterpreterAgreement, MatmulPersistentMatmulAndF8) {
   auto [p_gpu, p_cpu] = same_randn<ct::f8e4m3fn>({128, 256}, *gpu, 6);
   auto [q_gpu, q_cpu] = same_randn<ct::f8e4m3fn>({256, 96}, *gpu, 7);
   expect_agreement<ct::f16>({128, 96}, 2e-3, [&](ct::Tensor<ct::f16>& c, bool on_gpu) {
-    ct::launch(lib::matmul<ct::f8e4m3fn, ct::f16, 128, 128, 128>, c.partition({128, 128}), on_gpu ? p_gpu : p_cpu,
+    ct::launch(one_block_per_tile(1), lib::matmul<ct::f8e4m3fn, ct::f16, 128, 128, 128>, c.partition({128, 128}),
+               on_gpu ? p_gpu : p_cpu,
                on_gpu ? q_gpu : q_cpu)
         .sync();
   });

@@ -48,7 +48,9 @@ TEST_P(CpuMatmul, EveryElementTypeMatchesFloat64) {
   auto check = [&]<class T, class C>(double tolerance, auto kernel) {
     auto a = ct::randn<T>({m, k}, cpu, 11), b = ct::randn<T>({k, n}, cpu, 12);
     auto c = ct::empty<C>({m, n}, cpu);
-    ct::launch(kernel, c.partition({32, 32}), a, b).sync();
+    ct::LaunchOptions options;
+    options.grid = std::array<int64_t, 3>{((m + 31) / 32) * ((n + 31) / 32), 1, 1};  // one block per tile
+    ct::launch(options, kernel, c.partition({32, 32}), a, b).sync();
     EXPECT_LE(relative_error(to_double(c), reference::matmul(to_double(a), to_double(b), m, n, k)),
               tolerance)
         << ct::element_traits<T>::name << " -> " << ct::element_traits<C>::name;
@@ -132,6 +134,34 @@ TEST(CpuSchedules, EveryOrderVisitsEachTileOnceAndHandsTilesOutAsDocumented) {
       const int64_t rows = i / 3 == 2 ? 1 : 3;
       EXPECT_EQ(owners[static_cast<size_t>(i * 5 + j)], 15 * (i / 3) + rows * j + i % 3) << i << ", " << j;
     }
+}
+
+// for_block_tile: each block of a grid of one block per tile adds one to the tile the order hands it and
+// records itself as its owner.
+template <class Order>
+void visit_one_tile(ct::OutTiles<int32_t, ct::Shape<4, 8>> visits, ct::OutTiles<int32_t, ct::Shape<4, 8>> owner) {
+  ct::for_block_tile(visits, Order{},
+                     [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) { visits.store(t, visits.load(t) + 1); });
+  ct::for_block_tile(owner, Order{}, [&](ct::TileIndex<int32_t, ct::Shape<4, 8>> t) {
+    owner.store(t, ct::full<int32_t, 4, 8>(0) + ct::block_id<0>());
+  });
+}
+
+TEST(CpuSchedules, ForBlockTileHandsEachBlockTheTileOfItsNumberInTheOrder) {
+  const ct::Device cpu = ct::Device::cpu();
+  auto visits = ct::zeros<int32_t>({7 * 4, 5 * 8}, cpu);  // 7 x 5 tiles
+  auto owner = ct::zeros<int32_t>({7 * 4, 5 * 8}, cpu);
+  ct::LaunchOptions options;
+  options.grid = std::array<int64_t, 3>{35, 1, 1};
+  ct::launch(options, visit_one_tile<ct::grouped_t<3>>, visits.partition({4, 8}), owner.partition({4, 8})).sync();
+  for (int32_t v : visits.to_host()) ASSERT_EQ(v, 1);
+  const std::vector<int32_t> all = owner.to_host();
+  std::vector<int32_t> for_each_owners;
+  visit_all<ct::grouped_t<3>>(35, &for_each_owners);  // for_each_tile's order, one tile per block
+  for (int64_t i = 0; i < 7; ++i)
+    for (int64_t j = 0; j < 5; ++j)
+      EXPECT_EQ(all[static_cast<size_t>(i * 4 * 40 + j * 8)], for_each_owners[static_cast<size_t>(i * 5 + j)])
+          << i << ", " << j;
 }
 
 // Without a grid, an OutTiles kernel gets one block per SM of LaunchOptions::sm_count (at most one per

@@ -322,18 +322,26 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
 /* ---- gemm ---- */
 
 /* cutile_cpp_matmul:
- * c = a @ b on the tensor cores with f32 accumulation (f32 inputs as tf32), stored in the dtype.
- * static_persistent walks the output tiles with a persistent grid in TileGym's grouped order.
+ * c = op(a) @ op(b) on the tensor cores with f32 accumulation (f32 inputs as tf32), stored in the dtype;
+ * op(x) is x, or its transpose when x is given transposed. static_persistent walks the output tiles with a
+ * persistent grid in TileGym's grouped order; else one block per tile in that order.
  *   out   c  E[M, N]
- *   in    a  E[M, K]
- *   in    b  E[K, N]
- *   E: f32, f16, bf16
- *   static_persistent: int32_t (0 or 1), default 0: one persistent block per four SMs' cluster, grouped order
+ *   in    a  E[M, K] (given transposed when trans_a)
+ *   in    b  E[K, N] (given transposed when trans_b)
+ *   E: f32, f16, bf16, f8e4m3fn, f8e5m2
+ *   trans_a: int32_t (0 or 1), default 0: a is given as (K, M)
+ *   trans_b: int32_t (0 or 1), default 0: b is given as (N, K)
+ *   static_persistent: int32_t (0 or 1), default 0: a persistent grid walks the tiles (TileGym's static
+ *     persistent)
+ *   config: int64_t, default -1, valid when config >= -1 && config < 4 + 3 * static_persistent: the tiles: -1
+ *     picks them by shape, else an index of kMatmulTiles (or, static persistent, kPersistentMatmulTiles) in
+ *     kernels/gemm/matmul.hpp
  *   Ports TileGym src/tilegym/ops/cutile/matmul.py.
  */
 CUTILE_CPP_API int32_t cutile_cpp_matmul(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
-                                         const cutile_cpp_tensor* b, int32_t static_persistent,
-                                         int32_t device_id, void* stream);
+                                         const cutile_cpp_tensor* b, int32_t trans_a, int32_t trans_b,
+                                         int32_t static_persistent, int64_t config, int32_t device_id,
+                                         void* stream);
 
 /* cutile_cpp_transpose:
  * y = x^T: y[n, m] = x[m, n].

@@ -55,6 +55,9 @@ struct TensorSpec {
   View view = View::exact;
   std::string_view like;  ///< an output allocated with this input's layout (torch.empty_like)
   bool optional = false;  ///< may be absent: a null descriptor in C, None in Python
+  /// A flag scalar that, when set, says the tensor is stored transposed: its type names the logical dims,
+  /// and the last two are stored swapped (TileGym's trans_a: a given as (K, M) for an "E[M, K]").
+  std::string_view transposed_by;
 
   constexpr TensorSpec rows() const { return with_view(View::rows); }
   constexpr TensorSpec flat() const { return with_view(View::flat); }
@@ -67,6 +70,11 @@ struct TensorSpec {
   constexpr TensorSpec may_be_absent() const {
     TensorSpec t = *this;
     t.optional = true;
+    return t;
+  }
+  constexpr TensorSpec transposed_when(std::string_view flag) const {
+    TensorSpec t = *this;
+    t.transposed_by = flag;
     return t;
   }
 
