@@ -101,7 +101,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "optimization_hints=<default = {num_cta_in_cga = 1, occupancy = 1}>"},
         Expected{"matmul.static_persistent.tileirbc", "_static_persistent_matmul_kernel",
                  {{Opcode::load_view_tko, 2}, {Opcode::store_view_tko, 1}, {Opcode::mmaf, 1}, {Opcode::for_, 2}},
-                 "optimization_hints=<default = {num_cta_in_cga = 4, occupancy = 1}>"},
+                 "optimization_hints=<default = {num_cta_in_cga = 1, occupancy = 1}>"},
         // Causal: the masked and the unmasked K loop each hold Q·Kᵀ and P·V.
         Expected{"attention.fmha.tileirbc", "_fmha_kernel",
                  {{Opcode::load_view_tko, 5}, {Opcode::store_view_tko, 1}, {Opcode::mmaf, 4}, {Opcode::exp2, 4},

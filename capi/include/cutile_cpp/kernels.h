@@ -333,7 +333,7 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
  *   trans_b: int32_t (0 or 1), default 0: b is given as (N, K)
  *   static_persistent: int32_t (0 or 1), default 0: a persistent grid walks the tiles (TileGym's static
  *     persistent)
- *   config: int64_t, default -1, valid when config >= -1 && config < 4 + 3 * static_persistent: the tiles: -1
+ *   config: int64_t, default -1, valid when config >= -1 && config < 4 + 4 * static_persistent: the tiles: -1
  *     picks them by shape, else an index of kMatmulTiles (or, static persistent, kPersistentMatmulTiles) in
  *     kernels/gemm/matmul.hpp
  *   Ports TileGym src/tilegym/ops/cutile/matmul.py.

@@ -15,23 +15,37 @@ cuda_tile.module @kernels {
     %assume_10 = assume bounded<0, ?>, %arg12 : tile<i32>
     %assume_11 = assume bounded<0, ?>, %arg13 : tile<i32>
     %tview_12 = make_tensor_view %assume_8, shape = [%assume_9, %assume_10], strides = [%assume_11, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+    %cst_128_i32 = constant <i32: 128> : tile<i32>
+    %0 = divi %assume_0, %cst_128_i32 signed rounding<positive_inf> : tile<i32>
+    %cst_128_i32_13 = constant <i32: 128> : tile<i32>
+    %1 = divi %assume_1, %cst_128_i32_13 signed rounding<positive_inf> : tile<i32>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
-    %cst_0_f32 = constant <f32: 0.000000e+00> : tile<128x128xf32>
+    %cst_8_i32 = constant <i32: 8> : tile<i32>
+    %2 = muli %cst_8_i32, %1 : tile<i32>
+    %3 = divi %blockId_x, %2 signed : tile<i32>
+    %4 = muli %3, %cst_8_i32 : tile<i32>
+    %5 = subi %0, %4 : tile<i32>
+    %6 = mini %5, %cst_8_i32 signed : tile<i32>
+    %7 = remi %blockId_x, %2 signed : tile<i32>
+    %8 = remi %7, %6 signed : tile<i32>
+    %9 = addi %4, %8 : tile<i32>
+    %10 = divi %7, %6 signed : tile<i32>
     %cst_64_i32 = constant <i32: 64> : tile<i32>
-    %0 = divi %assume_5, %cst_64_i32 signed rounding<positive_inf> : tile<i32>
+    %11 = divi %assume_5, %cst_64_i32 signed rounding<positive_inf> : tile<i32>
+    %cst_0_f32 = constant <f32: 0.000000e+00> : tile<128x128xf32>
     %cst_1_i32 = constant <i32: 1> : tile<i32>
     %cst_0_i32 = constant <i32: 0> : tile<i32>
-    %for = for %loopIdx in (%cst_0_i32 to %0, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_0_f32) -> (tile<128x128xf32>) {
-      %pview_13 = make_partition_view %tview_7 : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
-      %tile, %result_token = load_view_tko weak %pview_13[%blockId_x, %loopIdx] : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<128x64xbf16>, token
-      %pview_14 = make_partition_view %tview_12 : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
-      %tile_15, %result_token_16 = load_view_tko weak %pview_14[%loopIdx, %blockId_y] : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<64x128xbf16>, token
-      %3 = mmaf %tile, %tile_15, %iterArg0 : tile<128x64xbf16>, tile<64x128xbf16>, tile<128x128xf32>
-      continue %3 : tile<128x128xf32>
+    %for = for %loopIdx in (%cst_0_i32 to %11, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_0_f32) -> (tile<128x128xf32>) {
+      %pview_14 = make_partition_view %tview_7 : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
+      %tile, %result_token = load_view_tko weak %pview_14[%9, %loopIdx] : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<128x64xbf16>, token
+      %pview_15 = make_partition_view %tview_12 : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
+      %tile_16, %result_token_17 = load_view_tko weak %pview_15[%loopIdx, %10] : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<64x128xbf16>, token
+      %14 = mmaf %tile, %tile_16, %iterArg0 : tile<128x64xbf16>, tile<64x128xbf16>, tile<128x128xf32>
+      continue %14 : tile<128x128xf32>
     }
-    %1 = ftof %for  : tile<128x128xf32> -> tile<128x128xbf16>
+    %12 = ftof %for  : tile<128x128xf32> -> tile<128x128xbf16>
     %pview = make_partition_view %tview : partition_view<tile=(128x128), tensor_view<?x?xbf16, strides=[?,1]>>
-    %2 = store_view_tko weak %1, %pview[%blockId_x, %blockId_y] : tile<128x128xbf16>, partition_view<tile=(128x128), tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> token
+    %13 = store_view_tko weak %12, %pview[%9, %10] : tile<128x128xbf16>, partition_view<tile=(128x128), tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> token
     return
   }
 }

@@ -15,24 +15,38 @@ cuda_tile.module @kernels {
     %assume_10 = assume bounded<0, ?>, %arg12 : tile<i32>
     %assume_11 = assume bounded<0, ?>, %arg13 : tile<i32>
     %tview_12 = make_tensor_view %assume_8, shape = [%assume_9, %assume_10], strides = [%assume_11, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %cst_64_i32 = constant <i32: 64> : tile<i32>
+    %0 = divi %assume_0, %cst_64_i32 signed rounding<positive_inf> : tile<i32>
+    %cst_64_i32_13 = constant <i32: 64> : tile<i32>
+    %1 = divi %assume_1, %cst_64_i32_13 signed rounding<positive_inf> : tile<i32>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
-    %cst_0_f32 = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %cst_8_i32 = constant <i32: 8> : tile<i32>
+    %2 = muli %cst_8_i32, %1 : tile<i32>
+    %3 = divi %blockId_x, %2 signed : tile<i32>
+    %4 = muli %3, %cst_8_i32 : tile<i32>
+    %5 = subi %0, %4 : tile<i32>
+    %6 = mini %5, %cst_8_i32 signed : tile<i32>
+    %7 = remi %blockId_x, %2 signed : tile<i32>
+    %8 = remi %7, %6 signed : tile<i32>
+    %9 = addi %4, %8 : tile<i32>
+    %10 = divi %7, %6 signed : tile<i32>
     %cst_32_i32 = constant <i32: 32> : tile<i32>
-    %0 = divi %assume_5, %cst_32_i32 signed rounding<positive_inf> : tile<i32>
+    %11 = divi %assume_5, %cst_32_i32 signed rounding<positive_inf> : tile<i32>
+    %cst_0_f32 = constant <f32: 0.000000e+00> : tile<64x64xf32>
     %cst_1_i32 = constant <i32: 1> : tile<i32>
     %cst_0_i32 = constant <i32: 0> : tile<i32>
-    %for = for %loopIdx in (%cst_0_i32 to %0, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32>) {
-      %pview_13 = make_partition_view %tview_7 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
-      %tile, %result_token = load_view_tko weak %pview_13[%blockId_x, %loopIdx] : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<64x32xf32>, token
-      %pview_14 = make_partition_view %tview_12 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
-      %tile_15, %result_token_16 = load_view_tko weak %pview_14[%loopIdx, %blockId_y] : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<32x64xf32>, token
-      %2 = ftof %tile_15  : tile<32x64xf32> -> tile<32x64xtf32>
-      %3 = ftof %tile  : tile<64x32xf32> -> tile<64x32xtf32>
-      %4 = mmaf %3, %2, %iterArg0 : tile<64x32xtf32>, tile<32x64xtf32>, tile<64x64xf32>
-      continue %4 : tile<64x64xf32>
+    %for = for %loopIdx in (%cst_0_i32 to %11, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_0_f32) -> (tile<64x64xf32>) {
+      %pview_14 = make_partition_view %tview_7 : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
+      %tile, %result_token = load_view_tko weak %pview_14[%9, %loopIdx] : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<64x32xf32>, token
+      %pview_15 = make_partition_view %tview_12 : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>
+      %tile_16, %result_token_17 = load_view_tko weak %pview_15[%loopIdx, %10] : partition_view<tile=(32x64), padding_value = zero, tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<32x64xf32>, token
+      %13 = ftof %tile_16  : tile<32x64xf32> -> tile<32x64xtf32>
+      %14 = ftof %tile  : tile<64x32xf32> -> tile<64x32xtf32>
+      %15 = mmaf %14, %13, %iterArg0 : tile<64x32xtf32>, tile<32x64xtf32>, tile<64x64xf32>
+      continue %15 : tile<64x64xf32>
     }
     %pview = make_partition_view %tview : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
-    %1 = store_view_tko weak %for, %pview[%blockId_x, %blockId_y] : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    %12 = store_view_tko weak %for, %pview[%9, %10] : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
     return
   }
 }

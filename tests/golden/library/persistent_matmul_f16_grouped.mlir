@@ -15,40 +15,40 @@ cuda_tile.module @kernels {
     %assume_10 = assume bounded<0, ?>, %arg12 : tile<i32>
     %assume_11 = assume bounded<0, ?>, %arg13 : tile<i32>
     %tview_12 = make_tensor_view %assume_8, shape = [%assume_9, %assume_10], strides = [%assume_11, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %cst_64_i32 = constant <i32: 64> : tile<i32>
+    %0 = divi %assume_5, %cst_64_i32 signed rounding<positive_inf> : tile<i32>
     %cst_128_i32 = constant <i32: 128> : tile<i32>
-    %0 = divi %assume_0, %cst_128_i32 signed rounding<positive_inf> : tile<i32>
+    %1 = divi %assume_0, %cst_128_i32 signed rounding<positive_inf> : tile<i32>
     %cst_128_i32_13 = constant <i32: 128> : tile<i32>
-    %1 = divi %assume_1, %cst_128_i32_13 signed rounding<positive_inf> : tile<i32>
-    %2 = muli %0, %1 : tile<i32>
+    %2 = divi %assume_1, %cst_128_i32_13 signed rounding<positive_inf> : tile<i32>
+    %3 = muli %1, %2 : tile<i32>
     %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
     %gridSize_x, %gridSize_y, %gridSize_z = get_num_tile_blocks : tile<i32>
-    for %loopIdx in (%blockId_x to %2, step %gridSize_x) : tile<i32> {
+    for %loopIdx in (%blockId_x to %3, step %gridSize_x) : tile<i32> {
       %cst_8_i32 = constant <i32: 8> : tile<i32>
-      %3 = muli %cst_8_i32, %1 : tile<i32>
-      %4 = divi %loopIdx, %3 signed : tile<i32>
-      %5 = muli %4, %cst_8_i32 : tile<i32>
-      %6 = subi %0, %5 : tile<i32>
-      %7 = mini %6, %cst_8_i32 signed : tile<i32>
-      %8 = remi %loopIdx, %3 signed : tile<i32>
-      %9 = remi %8, %7 signed : tile<i32>
-      %10 = addi %5, %9 : tile<i32>
-      %11 = divi %8, %7 signed : tile<i32>
+      %4 = muli %cst_8_i32, %2 : tile<i32>
+      %5 = divi %loopIdx, %4 signed : tile<i32>
+      %6 = muli %5, %cst_8_i32 : tile<i32>
+      %7 = subi %1, %6 : tile<i32>
+      %8 = mini %7, %cst_8_i32 signed : tile<i32>
+      %9 = remi %loopIdx, %4 signed : tile<i32>
+      %10 = remi %9, %8 signed : tile<i32>
+      %11 = addi %6, %10 : tile<i32>
+      %12 = divi %9, %8 signed : tile<i32>
       %cst_0_f32 = constant <f32: 0.000000e+00> : tile<128x128xf32>
-      %cst_64_i32 = constant <i32: 64> : tile<i32>
-      %12 = divi %assume_5, %cst_64_i32 signed rounding<positive_inf> : tile<i32>
       %cst_1_i32 = constant <i32: 1> : tile<i32>
       %cst_0_i32 = constant <i32: 0> : tile<i32>
-      %for = for %loopIdx_14 in (%cst_0_i32 to %12, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_0_f32) -> (tile<128x128xf32>) {
+      %for = for %loopIdx_14 in (%cst_0_i32 to %0, step %cst_1_i32) : tile<i32> iter_values(%iterArg0 = %cst_0_f32) -> (tile<128x128xf32>) {
         %pview_15 = make_partition_view %tview_7 : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
-        %tile, %result_token = load_view_tko weak %pview_15[%10, %loopIdx_14] : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<128x64xf16>, token
+        %tile, %result_token = load_view_tko weak %pview_15[%11, %loopIdx_14] : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<128x64xf16>, token
         %pview_16 = make_partition_view %tview_12 : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>
-        %tile_17, %result_token_18 = load_view_tko weak %pview_16[%loopIdx_14, %11] : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<64x128xf16>, token
+        %tile_17, %result_token_18 = load_view_tko weak %pview_16[%loopIdx_14, %12] : partition_view<tile=(64x128), padding_value = zero, tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<64x128xf16>, token
         %15 = mmaf %tile, %tile_17, %iterArg0 : tile<128x64xf16>, tile<64x128xf16>, tile<128x128xf32>
         continue %15 : tile<128x128xf32>
       }
       %13 = ftof %for  : tile<128x128xf32> -> tile<128x128xf16>
       %pview = make_partition_view %tview : partition_view<tile=(128x128), tensor_view<?x?xf16, strides=[?,1]>>
-      %14 = store_view_tko weak %13, %pview[%10, %11] : tile<128x128xf16>, partition_view<tile=(128x128), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> token
+      %14 = store_view_tko weak %13, %pview[%11, %12] : tile<128x128xf16>, partition_view<tile=(128x128), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> token
     }
     return
   }
