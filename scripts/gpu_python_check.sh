@@ -79,11 +79,12 @@ fi
 
 # TileGym's own benchmark scripts with a cutile-cpp line beside cuTile Python's (bench/ops/tilegym_bench.py),
 # those named in BRIDGES_TILEGYM_BENCH (e.g. "bench_softmax bench_rmsnorm"), each for at most
-# BRIDGES_TILEGYM_BENCH_S seconds (120).
+# BRIDGES_TILEGYM_BENCH_S seconds (120), leaving out x values above BRIDGES_TILEGYM_BENCH_MAX_X (0: none).
 if [[ -n ${BRIDGES_TILEGYM_BENCH:-} && -d $pack/tilegym/tests/benchmark ]]; then
   DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
     python3 "$repo/bench/ops/tilegym_bench.py" --bench-dir "$pack/tilegym/tests/benchmark" \
-    --timeout-s "${BRIDGES_TILEGYM_BENCH_S:-120}" --out "$logs/tilegym_bench.json" $BRIDGES_TILEGYM_BENCH \
+    --timeout-s "${BRIDGES_TILEGYM_BENCH_S:-120}" --max-x "${BRIDGES_TILEGYM_BENCH_MAX_X:-0}" \
+    --out "$logs/tilegym_bench.json" $BRIDGES_TILEGYM_BENCH \
     >"$logs/tilegym_bench.log" 2>&1
 fi
 

@@ -8,7 +8,7 @@ every table, and per script and table the ratio cutile-cpp / cuTile Python of ea
 (rates: GB/s, TFLOPS; higher is better), their geomean, the count below 0.95 and the lowest.
 
     python3 bench/ops/tilegym_bench.py --bench-dir TILEGYM/tests/benchmark --out report.json \
-        [--timeout-s 120] bench_softmax bench_rmsnorm ...
+        [--timeout-s 120] [--max-x 16384] bench_softmax bench_rmsnorm ...
 
 Needs torch, triton, tilegym and cuda.tile importable, and cutile_cpp with its library (PYTHONPATH=python,
 CUTILE_CPP_MODE=development, CUTILE_CPP_BUILD_DIR=build).
@@ -35,17 +35,23 @@ _BACKEND_LINE = re.compile(
 _MODE_LINE = re.compile(r'^(?P<indent>\s*)\("cutile", (?P<mode>"\w+"), "CuTile (?P<label>[^"]*)", (?P<style>\([^)]*\))\),$',
                         re.MULTILINE)
 
-# Runs one copied script with the plugin registered and perf_report's tables saved as CSV in argv[2].
+# Runs one copied script with the plugin registered and perf_report's tables saved as CSV in argv[2]; with
+# argv[3] > 0, only the x values of at most that (kept_x_values, imported from argv[4]).
 _RUNNER = """
 import runpy, sys
 import triton.testing
 import cutile_cpp.tilegym  # registers the cutile-cpp backend
-script, save_path = sys.argv[1], sys.argv[2]
+script, save_path, max_x = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+from tilegym_bench import kept_x_values
 run = triton.testing.Mark.run
 def run_saving(self, *args, **kwargs):
     import json, pathlib
     for b in self.benchmarks if isinstance(self.benchmarks, list) else [self.benchmarks]:
-        meta = {"x_names": list(b.x_names), "args": {k: str(v) for k, v in b.args.items()}, "ylabel": str(b.ylabel)}
+        all_x = list(b.x_vals)
+        b.x_vals = kept_x_values(all_x, max_x)
+        meta = {"x_names": list(b.x_names), "args": {k: str(v) for k, v in b.args.items()}, "ylabel": str(b.ylabel),
+                "x_vals_left_out": [x for x in all_x if x not in b.x_vals]}
         pathlib.Path(save_path, b.plot_name + ".meta.json").write_text(json.dumps(meta))
     kwargs["save_path"] = save_path
     kwargs["print_data"] = True
@@ -54,6 +60,13 @@ triton.testing.Mark.run = run_saving
 sys.path.insert(0, str(__import__("pathlib").Path(script).parent))
 runpy.run_path(script, run_name="__main__")
 """
+
+
+def kept_x_values(x_vals: list, max_x: int) -> list:
+    """The x values (numbers, or tuples of them) with no number above `max_x`; all of them when it is 0."""
+    if max_x <= 0:
+        return list(x_vals)
+    return [x for x in x_vals if all(v <= max_x for v in (x if isinstance(x, (list, tuple)) else (x,)))]
 
 
 def with_our_line(source: str) -> tuple[str, int]:
@@ -100,7 +113,7 @@ def summary(pairs: list[dict]) -> dict:
     }
 
 
-def run_script(script: Path, work: Path, timeout_s: float) -> dict:
+def run_script(script: Path, work: Path, timeout_s: float, max_x: int = 0) -> dict:
     patched, added = with_our_line(script.read_text())
     if not added:
         return {"error": "no cuTile Python entry to add a cutile-cpp line beside"}
@@ -109,8 +122,9 @@ def run_script(script: Path, work: Path, timeout_s: float) -> dict:
     tables = work / (script.stem + "_tables")
     tables.mkdir()
     try:
-        done = subprocess.run([sys.executable, "-c", _RUNNER, str(copy), str(tables)], capture_output=True, text=True,
-                              timeout=timeout_s, cwd=work)
+        done = subprocess.run(
+            [sys.executable, "-c", _RUNNER, str(copy), str(tables), str(max_x), str(Path(__file__).resolve().parent)],
+            capture_output=True, text=True, timeout=timeout_s, cwd=work)
         log, status = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as e:
         log = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(errors="replace")
@@ -134,6 +148,9 @@ def main() -> int:
     parser.add_argument("--bench-dir", type=Path, required=True, help="TileGym's tests/benchmark")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--timeout-s", type=float, default=120.0, help="per script")
+    parser.add_argument("--max-x", type=int, default=0,
+                        help="leave out the configurations with an x value above this (cuTile Python autotunes "
+                        "bench_persistent_matmul's 32768 for minutes)")
     parser.add_argument("scripts", nargs="+", help="bench_<name> of the scripts to run")
     args = parser.parse_args()
     report = {}
@@ -141,7 +158,7 @@ def main() -> int:
         work = Path(tmp)
         shutil.copy(args.bench_dir / "bench_utils.py", work)
         for name in args.scripts:
-            report[name] = run_script(args.bench_dir / f"{name}.py", work, args.timeout_s)
+            report[name] = run_script(args.bench_dir / f"{name}.py", work, args.timeout_s, args.max_x)
             args.out.write_text(json.dumps(report, indent=1) + "\n")
             print(name, json.dumps(report[name]["summary"] if "summary" in report[name] else report[name]), flush=True)
     return 0

@@ -96,6 +96,8 @@ Configured configure(const OpSpec& spec, std::string_view config) {
                         "'s dim " + d.text() + " is not given by it");
       shape.push_back(static_cast<int64_t>(*extent));
     }
+    if (t.transposed_by >= 0 && scalar_values[static_cast<size_t>(t.transposed_by)] != 0)
+      std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);  // stored transposed
     const Dtype dtype = t.dtype_var >= 0 ? dtypes[static_cast<size_t>(t.dtype_var)] : t.fixed;
     auto strides = row_major_strides(shape);
     out.tensors.push_back(AnyTensor::meta(element_type(dtype), dtype_size(dtype), std::move(shape), std::move(strides)));

@@ -293,3 +293,13 @@ def test_tilegym_bench_ratios_pair_columns_by_name():
     s = tilegym_bench.summary(pairs)
     assert s["configurations"] == 2 and s["below_0.95"] == 1 and s["lowest"] == 0.5
     assert math.isclose(s["geomean"], math.sqrt(1.1 * 0.5))
+
+
+def test_tilegym_bench_leaves_out_x_values_above_the_cap():
+    import tilegym_bench
+
+    squares = [2**i for i in range(10, 16)]
+    assert tilegym_bench.kept_x_values(squares, 16384) == squares[:-1]
+    assert tilegym_bench.kept_x_values(squares, 0) == squares
+    shapes = [(1024, 64), (4096, 32768), [8, 8]]
+    assert tilegym_bench.kept_x_values(shapes, 16384) == [(1024, 64), [8, 8]]

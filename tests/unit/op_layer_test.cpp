@@ -222,10 +222,29 @@ TEST(OpConfiguration, MetaTensorsOfTheDescribedShapes) {
             "configuration 'M=3 E=f16': y's dim H is not given by it");
 }
 
+void launch_product(op::Target&, const cutile::AnyTensor&, const cutile::AnyTensor&, bool) {}
+const op::OpSpec row_sums{
+    .name = "row_sums",
+    .dtypes = {{"E", op::kFloatDtypes}},
+    .tensors = {op::out("y", "E[M]"), op::in("a", "E[M, K]").transposed_when("trans_a")},
+    .scalars = {op::flag("trans_a")},
+    .launch = op::bind<launch_product>(),
+};
+
+TEST(OpConfiguration, ATransposedInputIsMadeAndCheckedAsStored) {
+  EXPECT_EQ(op::configure(row_sums, "M=3 K=5 E=f32").tensors[1].shape(), (std::vector<int64_t>{3, 5}));
+  const op::Configured c = op::configure(row_sums, "M=3 K=5 E=f32 trans_a=1");
+  EXPECT_EQ(c.tensors[1].shape(), (std::vector<int64_t>{5, 3}));
+  op::Target target = op::Target::trace_for("sm_90", 132);
+  op::run_at(row_sums, "M=3 K=5 E=f32 trans_a=1", target);  // the checks bind M from the stored dim 1
+  EXPECT_EQ(error_of([&] { op::run(row_sums, target, {&c.tensors[0], &c.tensors[1]}, {0}); }),
+            "y (f32[3] on no device (meta)): dim 0 must be M = 5 (M from a's dim 0), got 3");
+}
+
 void launch_wrong(op::Target&, const cutile::AnyTensor&, double) {}
 const op::OpSpec unsound{
     .name = "unsound",
-    .tensors = {op::out("y", "E[N").leading_ones(), op::in("x", "Q[N]").rows()},
+    .tensors = {op::out("y", "E[N").leading_ones(), op::in("x", "Q[N]").rows().transposed_when("p")},
     .scalars = {op::real("p"), op::real("p")},
     .launch = op::bind<launch_wrong>(),
 };
@@ -237,6 +256,7 @@ TEST(OpRegistry, AnUnsoundDescriptionSaysWhatIsWrong) {
       "unsound: tensor y: a leading_ones view is for tensors that are read",
       "unsound: tensor x: 'Q' is neither a dtype variable of the op nor a dtype",
       "unsound: tensor x: a rows view needs rank 2",
+      "unsound: tensor x: transposed_when names no flag scalar",
       "unsound: the name p is used twice",
       "unsound: the launcher takes (Target&, const AnyTensor&, double); the description needs (Target&, const "
       "AnyTensor&, const AnyTensor&, double, double)",
