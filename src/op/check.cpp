@@ -5,6 +5,7 @@
 
 #include "compiled.hpp"
 #include "cutile/host/layout.hpp"
+#include "cutile/host/overlap.hpp"
 #include "cutile/op/registry.hpp"
 #include "cutile/op/run.hpp"
 
@@ -233,11 +234,7 @@ void check_index_range(std::span<const TensorFacts* const> tensors) {
 
 int64_t element_count(const TensorFacts& t) { return numel(t.shape); }
 
-// [first, last) bytes the layout can reach.
-std::pair<uint64_t, uint64_t> byte_range(const TensorFacts& t) {
-  const auto bytes = static_cast<uint64_t>(addressable_elements(t.shape, t.strides) * dtype_size(*t.dtype));
-  return {t.address, t.address + bytes};
-}
+StridedBytes strided_bytes(const TensorFacts& t) { return {t.address, t.shape, t.strides, dtype_size(*t.dtype)}; }
 
 // Whether two distinct indices reach one element: with axes sorted by stride, each stride must step past
 // everything the smaller-stride axes reach.
@@ -261,12 +258,11 @@ void check_aliasing(const OpSpec& spec, std::span<const TensorFacts* const> tens
     if (self_overlapping(*w))
       throw OpError(Problem::aliasing, w->describe() + ": an output's elements overlap each other (strides " +
                                            format_extents(w->strides) + ")");
-    const auto [first, last] = byte_range(*w);
     for (size_t j = 0; j < tensors.size(); ++j) {
       const TensorFacts* other = tensors[j];
       if (j == i || !other || other->place == TensorFacts::Place::meta || element_count(*other) == 0) continue;
-      const auto [other_first, other_last] = byte_range(*other);
-      if (first < other_last && other_first < last)
+      if (other->place != w->place || other->device != w->device) continue;
+      if (elements_overlap(strided_bytes(*w), strided_bytes(*other)))
         throw OpError(Problem::aliasing, "output " + w->describe() + " overlaps " + other->describe() +
                                              " in memory: an output may not alias another argument");
     }

@@ -1,5 +1,7 @@
 #include "cutile/host/tensor_arg.hpp"
 
+#include "cutile/host/overlap.hpp"
+
 #include "cutile/host/layout.hpp"
 
 namespace cutile {
@@ -28,11 +30,7 @@ void TensorArgView::order_before_use(const Stream& stream, Access access,
 
 bool storage_overlaps(const TensorArgView& a, const TensorArgView& b) {
   if (a.device != b.device || a.on_cpu != b.on_cpu) return false;
-  const int64_t a_bytes = a.byte_extent(), b_bytes = b.byte_extent();
-  if (a_bytes == 0 || b_bytes == 0) return false;
-  // Half-open ranges [address, address + bytes); unsigned arithmetic cannot overflow for real memory.
-  return a.address < b.address + static_cast<uint64_t>(b_bytes) &&
-         b.address < a.address + static_cast<uint64_t>(a_bytes);
+  return elements_overlap({a.address, a.shape, a.strides, a.element_size}, {b.address, b.shape, b.strides, b.element_size});
 }
 
 }  // namespace cutile

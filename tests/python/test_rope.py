@@ -209,7 +209,17 @@ def test_errors_of_the_kernels_limits():
         cutile_cpp.rope(heads_view(1, 4, 129, 16, torch.float32), heads_view(1, 4, 1, 16, torch.float32), cos, sin, 16)
     qk = heads_view(1, 4, 4, 16, torch.float32)
     with pytest.raises(cutile_cpp.CutileCppValueError, match=r"cutile_cpp_rope: output q .* overlaps k"):
-        cutile_cpp.rope(qk[:, :2], qk[:, 2:], cos, sin, 16)
+        cutile_cpp.rope(qk[:, :3], qk[:, 2:], cos, sin, 16)  # head 2 in both
+
+
+def test_heads_of_one_buffer_that_share_no_element_rotate_in_place():
+    # q and k are heads 0-1 and 2-3 of one (B, S, H, D) buffer: their rows interleave in memory, their
+    # elements do not, so neither is an alias of the other.
+    qk = heads_view(1, 4, 4, 16, torch.float32)
+    cos, sin = tables(1, 4, 16, torch.float32)
+    want = reference(qk, cos, sin, 16)
+    cutile_cpp.rope(qk[:, :2], qk[:, 2:], cos, sin, 16)
+    torch.testing.assert_close(qk.double(), want, atol=CPU_TOLERANCE[torch.float32], rtol=CPU_TOLERANCE[torch.float32])
 
 
 def test_abi_statuses(abi, status, desc):

@@ -1,4 +1,4 @@
-// The aliasing check the launch path applies to outputs: byte ranges of tensor arguments.
+// The aliasing check the launch path applies to outputs: the bytes of the elements tensor arguments reach.
 #include <gtest/gtest.h>
 
 #include "cutile/host/layout.hpp"
@@ -60,11 +60,26 @@ TEST(StorageOverlap, StridedViewsCoverTheirWholeSpan) {
   EXPECT_TRUE(storage_overlaps(view(0x1000, {8, 8}, {1, 8}), matrix));
 }
 
-TEST(StorageOverlap, InterleavedViewsOverlapConservatively) {
-  // Even and odd elements share no element but their byte ranges interleave: reported as overlapping.
+TEST(StorageOverlap, InterleavedViewsOverlapOnlyWhereTheyShareAnElement) {
+  // Even and odd elements: their byte ranges interleave, their elements do not.
   auto even = view(0x1000, {8}, {2});
   auto odd = view(0x1004, {8}, {2});
-  EXPECT_TRUE(storage_overlaps(even, odd));
+  EXPECT_FALSE(storage_overlaps(even, odd));
+  EXPECT_TRUE(storage_overlaps(even, view(0x1008, {8}, {2})));  // even elements from the second on
+  // The left and right halves of a [4, 16] f32 matrix's rows, and two heads of an (S 4, H 4, D 16) buffer.
+  EXPECT_FALSE(storage_overlaps(view(0x1000, {4, 8}, {16, 1}), view(0x1000 + 8 * 4, {4, 8}, {16, 1})));
+  EXPECT_TRUE(storage_overlaps(view(0x1000, {4, 9}, {16, 1}), view(0x1000 + 8 * 4, {4, 8}, {16, 1})));
+  auto heads_01 = view(0x1000, {2, 4, 16}, {16, 64, 1}), heads_23 = view(0x1000 + 2 * 16 * 4, {2, 4, 16}, {16, 64, 1});
+  EXPECT_FALSE(storage_overlaps(heads_01, heads_23));
+  EXPECT_TRUE(storage_overlaps(heads_01, view(0x1000 + 16 * 4, {2, 4, 16}, {16, 64, 1})));  // heads 1 and 2
+  // A column against a row of the same matrix share one element; the transpose shares all.
+  EXPECT_TRUE(storage_overlaps(view(0x1000 + 3 * 4, {8}, {8}), dense(0x1000 + 5 * 32, {8})));
+  EXPECT_TRUE(storage_overlaps(view(0x1000, {8, 8}, {1, 8}), view(0x1000 + 9 * 4, {2, 2}, {8, 1})));
+  // Elements of different sizes: a bf16 view of the upper halves of odd f32 elements, against the even ones.
+  EXPECT_FALSE(storage_overlaps(even, view(0x1006, {8}, {4}, 2)));
+  EXPECT_TRUE(storage_overlaps(even, view(0x1002, {8}, {4}, 2)));
+  // Misaligned: a view shifted by one byte shares bytes with both neighbours.
+  EXPECT_TRUE(storage_overlaps(even, view(0x1005, {1}, {1})));
 }
 
 TEST(StorageOverlap, DifferentDevicesNeverOverlap) {

@@ -41,9 +41,9 @@ struct TensorArgView {
   void order_before_use(const Stream& stream, Access access, const std::function<std::string()>& name) const;
 };
 
-/// Whether the byte ranges the two layouts can reach intersect on one device. Conservative: two strided
-/// views that interleave without sharing an element (even and odd columns, say) still overlap. Tensors
-/// without elements overlap nothing.
+/// Whether some element of one and some element of the other share a byte on one device (overlap.hpp):
+/// two strided views that interleave without sharing an element (even and odd columns, say) do not.
+/// Tensors without elements overlap nothing.
 bool storage_overlaps(const TensorArgView& a, const TensorArgView& b);
 
 }  // namespace cutile
