@@ -1,6 +1,6 @@
 // The op layer (include/cutile/op): the expression language of descriptions, the checks and the
-// messages they give, output shapes, configurations, the registry's soundness checks, and the generated C
-// header against the committed one.
+// messages they give, the launchers' dispatch from runtime values to instances, output shapes,
+// configurations, the registry's soundness checks, and the generated C header against the committed one.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,6 +9,7 @@
 #include "cutile/detail/trace_kernel.hpp"
 #include "cutile/op/configuration.hpp"
 #include "cutile/op/describe.hpp"
+#include "cutile/op/dispatch.hpp"
 #include "cutile/op/registry.hpp"
 #include "cutile/op/run.hpp"
 #include "op/expression.hpp"
@@ -111,10 +112,13 @@ struct Tensor {
   }
 };
 
-std::vector<int64_t> row_major(const std::vector<int64_t>& shape) { return cutile::row_major_strides(shape); }
+std::vector<int64_t> row_major(const std::vector<int64_t>& shape) {
+  return cutile::row_major_strides(shape);
+}
 
 // The message of the checks for (y, x, scale, bias) and (p, flavour); "" when they pass.
-std::string check(Tensor y, Tensor x, Tensor scale, std::optional<Tensor> bias, std::vector<op::Scalar> scalars = {0.5, 0}) {
+std::string check(Tensor y, Tensor x, Tensor scale, std::optional<Tensor> bias,
+                  std::vector<op::Scalar> scalars = {0.5, 0}) {
   for (Tensor* t : {&y, &x, &scale}) t->strides = t->strides.empty() ? row_major(t->shape) : t->strides;
   if (bias && bias->strides.empty()) bias->strides = row_major(bias->shape);
   const op::TensorFacts fy = y.facts("y"), fx = x.facts("x"), fs = scale.facts("scale");
@@ -167,13 +171,15 @@ TEST(OpChecks, RulesScalarsRangesAndAliasing) {
             "p is 1.5; it must satisfy p >= 0 && p <= 1");
   EXPECT_EQ(check({f32, {4, 8}, kY}, {f32, {4, 16}, kX}, {f32, {4}, kS}, std::nullopt, {0.5, 2}),
             "flavour is 2; expected a cutile_cpp_example_flavour (0 plain, 1 spicy)");
-  EXPECT_EQ(check({f32, {int64_t{1} << 31, 8}, kY}, {f32, {int64_t{1} << 31, 16}, kX}, {f32, {int64_t{1} << 31}, kS},
-                  std::nullopt),
-            "y (f32[2147483648, 8] on cuda:0): extent 2147483648 or stride 8 of dim 0 exceeds the kernels' i32 "
-            "indices");
-  EXPECT_EQ(check({f32, {4, 8}, kX + 4}, {f32, {4, 16}, kX}, {f32, {4}, kS}, std::nullopt),
-            "output y (f32[4, 8] on cuda:0) overlaps x (f32[4, 16] on cuda:0) in memory: an output may not alias "
-            "another argument");
+  EXPECT_EQ(
+      check({f32, {int64_t{1} << 31, 8}, kY}, {f32, {int64_t{1} << 31, 16}, kX},
+            {f32, {int64_t{1} << 31}, kS}, std::nullopt),
+      "y (f32[2147483648, 8] on cuda:0): extent 2147483648 or stride 8 of dim 0 exceeds the kernels' i32 "
+      "indices");
+  EXPECT_EQ(
+      check({f32, {4, 8}, kX + 4}, {f32, {4, 16}, kX}, {f32, {4}, kS}, std::nullopt),
+      "output y (f32[4, 8] on cuda:0) overlaps x (f32[4, 16] on cuda:0) in memory: an output may not alias "
+      "another argument");
   EXPECT_EQ(check({f32, {4, 8}, kY, {0, 1}}, {f32, {4, 16}, kX}, {f32, {4}, kS}, std::nullopt),
             "y (f32[4, 8] on cuda:0): an output's elements overlap each other (strides [0, 1])");
 }
@@ -194,16 +200,25 @@ TEST(OpChecks, RunNamesAMissingTensorAndConvertsScalars) {
   auto y = cutile::AnyTensor::meta(cutile::ir::ElementType::f32, 4, {4, 8}, {8, 1});
   auto x = cutile::AnyTensor::meta(cutile::ir::ElementType::f32, 4, {4, 16}, {16, 1});
   auto s = cutile::AnyTensor::meta(cutile::ir::ElementType::f32, 4, {4}, {1});
-  EXPECT_EQ(error_of([&] { op::run(example, target, {&y, nullptr, &s, nullptr}, {0.5, 0}); }), "x is required");
-  EXPECT_EQ(error_of([&] { op::run(example, target, {&y, &x, &s, nullptr}, {0.5, 0.5}); }),
+  EXPECT_EQ(error_of([&] {
+              op::run(example, target, {&y, nullptr, &s, nullptr}, {0.5, 0});
+            }),
+            "x is required");
+  EXPECT_EQ(error_of([&] {
+              op::run(example, target, {&y, &x, &s, nullptr}, {0.5, 0.5});
+            }),
             "flavour is 0.5; it must be an integer");
-  EXPECT_EQ(error_of([&] { op::run(example, target, {&y, &x, &s, nullptr}, {1}); }), "example takes 2 scalars, got 1");
+  EXPECT_EQ(error_of([&] {
+              op::run(example, target, {&y, &x, &s, nullptr}, {1});
+            }),
+            "example takes 2 scalars, got 1");
   op::run(example, target, {&y, &x, &s, nullptr}, {1, Flavour::spicy});  // an integer for a real converts
 }
 
 TEST(OpConfiguration, SetsExpandToEveryCombination) {
-  EXPECT_EQ(op::expand("M=4 N={16,32} E={f32,bf16}"),
-            (std::vector<std::string>{"M=4 N=16 E=f32", "M=4 N=16 E=bf16", "M=4 N=32 E=f32", "M=4 N=32 E=bf16"}));
+  EXPECT_EQ(
+      op::expand("M=4 N={16,32} E={f32,bf16}"),
+      (std::vector<std::string>{"M=4 N=16 E=f32", "M=4 N=16 E=bf16", "M=4 N=32 E=f32", "M=4 N=32 E=bf16"}));
   EXPECT_EQ(error_of([] { op::expand("N={16,32"); }), "configuration: 'N={16,32' has an unclosed set");
 }
 
@@ -215,7 +230,8 @@ TEST(OpConfiguration, MetaTensorsOfTheDescribedShapes) {
   EXPECT_EQ(c.tensors[3].element_type(), cutile::ir::ElementType::f16);
   EXPECT_EQ(c.scalars[0].real, 0.5);
   EXPECT_EQ(c.scalars[1].integer, 1);
-  EXPECT_EQ(error_of([] { op::configure(example, "M=3 H=5"); }), "configuration 'M=3 H=5' gives no dtype for E");
+  EXPECT_EQ(error_of([] { op::configure(example, "M=3 H=5"); }),
+            "configuration 'M=3 H=5' gives no dtype for E");
   EXPECT_EQ(error_of([] { op::configure(example, "M=3 H=5 E=f16 Q=2"); }),
             "configuration 'M=3 H=5 E=f16 Q=2': Q is no symbol, dtype or scalar of example");
   EXPECT_EQ(error_of([] { op::configure(example, "M=3 E=f16"); }),
@@ -237,7 +253,9 @@ TEST(OpConfiguration, ATransposedInputIsMadeAndCheckedAsStored) {
   EXPECT_EQ(c.tensors[1].shape(), (std::vector<int64_t>{5, 3}));
   op::Target target = op::Target::trace_for("sm_90", 132);
   op::run_at(row_sums, "M=3 K=5 E=f32 trans_a=1", target);  // the checks bind M from the stored dim 1
-  EXPECT_EQ(error_of([&] { op::run(row_sums, target, {&c.tensors[0], &c.tensors[1]}, {0}); }),
+  EXPECT_EQ(error_of([&] {
+              op::run(row_sums, target, {&c.tensors[0], &c.tensors[1]}, {0});
+            }),
             "y (f32[3] on no device (meta)): dim 0 must be M = 5 (M from a's dim 0), got 3");
 }
 
@@ -249,6 +267,20 @@ const op::OpSpec unsound{
     .launch = op::bind<launch_wrong>(),
 };
 
+TEST(OpDispatch, FlagsAndIndicesBecomeTemplateArguments) {
+  std::vector<int> seen;
+  for (const bool a : {false, true})
+    for (const bool b : {false, true})
+      op::with_flag(a, [&]<bool A>() { op::with_flag(b, [&]<bool B>() { seen.push_back(2 * A + B); }); });
+  EXPECT_EQ(seen, (std::vector<int>{0, 1, 2, 3}));
+
+  size_t chosen = 99;
+  op::with_index<3>(2, [&]<size_t I>() { chosen = I; });
+  EXPECT_EQ(chosen, 2u);
+  EXPECT_EQ(error_of<cutile::InternalError>([] { op::with_index<3>(3, []<size_t>() {}); }),
+            "candidate index 3 is not below 3");
+}
+
 TEST(OpRegistry, AnUnsoundDescriptionSaysWhatIsWrong) {
   const std::vector<std::string> found = op::problems(unsound);
   const std::vector<std::string> expected = {
@@ -258,7 +290,8 @@ TEST(OpRegistry, AnUnsoundDescriptionSaysWhatIsWrong) {
       "unsound: tensor x: a rows view needs rank 2",
       "unsound: tensor x: transposed_when names no flag scalar",
       "unsound: the name p is used twice",
-      "unsound: the launcher takes (Target&, const AnyTensor&, double); the description needs (Target&, const "
+      "unsound: the launcher takes (Target&, const AnyTensor&, double); the description needs (Target&, "
+      "const "
       "AnyTensor&, const AnyTensor&, double, double)",
   };
   EXPECT_EQ(found, expected);
@@ -287,7 +320,8 @@ TEST(OpRegistry, OpsAreSortedAndFoundByName) {
 }
 
 TEST(KernelNames, TakenFromTheKernelEvenWhenALambdaTracesFirst) {
-  EXPECT_EQ(cutile::detail::kernel_name_from_signature("void cutile::kernels::relu(Out<float, Shape<1024> >) [with E = float]"),
+  EXPECT_EQ(cutile::detail::kernel_name_from_signature(
+                "void cutile::kernels::relu(Out<float, Shape<1024> >) [with E = float]"),
             "relu");
   EXPECT_EQ(cutile::detail::kernel_name_from_signature(
                 "cutile::kernels::rms_norm_backward<float, 4, 1024, true>(...)::<lambda()>"),
