@@ -85,6 +85,7 @@ def test_green_path(tmp_path):
     assert (code, state.outcome) == (0, "DONE")
     assert route(state) == ["analyze1:PASS", "kernel1:PASS", "host1:PASS", "benchmark1:PASS"]
     assert len(list((tmp_path / "run" / "returns").iterdir())) == 4
+    assert all(s.started and s.ended and s.started <= s.ended for s in state.steps), "each step's wall time is kept"
 
 
 def test_a_host_fault_reruns_the_host_stage(tmp_path):

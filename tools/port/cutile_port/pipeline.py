@@ -14,6 +14,7 @@ artifacts are in <run>/<stage>/ and each return is kept under <run>/returns/.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -48,6 +49,8 @@ class Step:
     verdict: str | None = None
     blame: str | None = None
     repair: str | None = None  # the problem of a malformed return, while its repair is awaited
+    started: str | None = None  # UTC times: when the step was routed to, and when its return was taken
+    ended: str | None = None
 
 
 @dataclass
@@ -67,7 +70,7 @@ def start(run_dir: Path, op: str, skill: Path, tree: Path) -> State:
     run_dir.mkdir(parents=True, exist_ok=True)
     if (run_dir / STATE_FILE).exists():
         raise FileExistsError(f"{run_dir} already holds a run; resume it with next/record")
-    state = State(op, str(skill), str(tree), [Step("analyze", 1)])
+    state = State(op, str(skill), str(tree), [Step("analyze", 1, started=now())])
     save(run_dir, state)
     return state
 
@@ -119,7 +122,7 @@ def record(run_dir: Path, state: State, text: str) -> State:
         step.repair = str(problem)
         save(run_dir, state)
         return state
-    step.verdict, step.blame, step.repair = result.verdict, result.blame, None
+    step.verdict, step.blame, step.repair, step.ended = result.verdict, result.blame, None, now()
     route(run_dir, state, step)
     save(run_dir, state)
     return state
@@ -186,7 +189,11 @@ def go(run_dir: Path, state: State, stage: str) -> None:
     if state.runs(stage) >= CAPS[stage]:
         finish(run_dir, state, "STOPPED", f"cap: {stage} has run {CAPS[stage]} time(s)")
         return
-    state.steps.append(Step(stage, state.runs(stage) + 1))
+    state.steps.append(Step(stage, state.runs(stage) + 1, started=now()))
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def finish(run_dir: Path, state: State, outcome: str, reason: str) -> State:
