@@ -30,7 +30,8 @@ struct linear_t {};
 inline constexpr linear_t linear{};
 
 /// Rank 2: GROUP tile rows at a time, walking down a group's column before moving right (the L2-friendly
-/// swizzle of grouped GEMM), blocks taking every G-th tile.
+/// swizzle of grouped GEMM), blocks taking every G-th tile. Rank 3: dimension 0 is a batch, walked
+/// outermost (all of batch 0's tiles, then batch 1's), each batch's (rows, columns) grid grouped as rank 2.
 template <int GROUP>
   requires(GROUP >= 1)
 struct grouped_t {};
@@ -129,13 +130,21 @@ std::array<Int, RANK> tile_coords(split_t, const Int& t, const std::array<Int, R
 template <int GROUP, size_t RANK>
 std::array<Int, RANK> tile_coords(grouped_t<GROUP>, const Int& t, const std::array<Int, RANK>& grid,
                                   const std::source_location& where) {
-  static_assert(RANK == 2, "the grouped order needs a rank-2 output");
-  const Int group_size = as_index(GROUP, where);
-  const Int tiles_per_group = group_size * grid[1];
-  const Int first_row = t / tiles_per_group * group_size;
-  const Int rows = minimum(grid[0] - first_row, group_size);  // the last group may be short
-  const Int local = t % tiles_per_group;
-  return {first_row + local % rows, local / rows};
+  static_assert(RANK == 2 || RANK == 3, "the grouped order needs a rank-2 output, or rank 3 with a batch first");
+  if constexpr (RANK == 3) {
+    // Batch after batch (TileGym's bmm: bid_q = t / tiles per batch), each batch's 2-D grid grouped.
+    const Int per_batch = grid[1] * grid[2];
+    const std::array<Int, 2> in_batch =
+        tile_coords(grouped_t<GROUP>{}, t % per_batch, std::array<Int, 2>{grid[1], grid[2]}, where);
+    return {t / per_batch, in_batch[0], in_batch[1]};
+  } else {
+    const Int group_size = as_index(GROUP, where);
+    const Int tiles_per_group = group_size * grid[1];
+    const Int first_row = t / tiles_per_group * group_size;
+    const Int rows = minimum(grid[0] - first_row, group_size);  // the last group may be short
+    const Int local = t % tiles_per_group;
+    return {first_row + local % rows, local / rows};
+  }
 }
 
 template <class Schedule, size_t RANK>

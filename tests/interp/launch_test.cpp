@@ -136,6 +136,40 @@ TEST(CpuSchedules, EveryOrderVisitsEachTileOnceAndHandsTilesOutAsDocumented) {
     }
 }
 
+// grouped<3> of rank 3: each block adds one to every (1, 4, 8) tile it is handed and records itself as its
+// owner, over a batch of two 7 x 5 tile grids.
+void count_batched_visits(ct::OutTiles<int32_t, ct::Shape<1, 4, 8>> visits,
+                          ct::OutTiles<int32_t, ct::Shape<1, 4, 8>> owner) {
+  ct::for_each_tile(visits, ct::grouped<3>,
+                    [&](ct::TileIndex<int32_t, ct::Shape<1, 4, 8>> t) { visits.store(t, visits.load(t) + 1); });
+  ct::for_each_tile(owner, ct::grouped<3>, [&](ct::TileIndex<int32_t, ct::Shape<1, 4, 8>> t) {
+    owner.store(t, ct::full<int32_t, 1, 4, 8>(0) + ct::block_id<0>());
+  });
+}
+
+TEST(CpuSchedules, GroupedOrderOfRankThreeWalksBatchAfterBatch) {
+  const ct::Device cpu = ct::Device::cpu();
+  for (int64_t blocks : {1, 4, 70, 100}) {
+    auto visits = ct::zeros<int32_t>({2, 7 * 4, 5 * 8}, cpu);
+    auto owner = ct::zeros<int32_t>({2, 7 * 4, 5 * 8}, cpu);
+    ct::LaunchOptions options;
+    options.grid = std::array<int64_t, 3>{blocks, 1, 1};
+    ct::launch(options, count_batched_visits, visits.partition({1, 4, 8}), owner.partition({1, 4, 8})).sync();
+    for (int32_t v : visits.to_host()) ASSERT_EQ(v, 1) << blocks << " blocks";
+    // Tile (q, i, j) is visit number 35·q + 15·(i/3) + rows·j + i%3 (rows = 3, or 1 in the last group),
+    // handed to block (visit number) % blocks.
+    const std::vector<int32_t> all = owner.to_host();
+    for (int64_t q = 0; q < 2; ++q)
+      for (int64_t i = 0; i < 7; ++i)
+        for (int64_t j = 0; j < 5; ++j) {
+          const int64_t rows = i / 3 == 2 ? 1 : 3;
+          const int64_t t = 35 * q + 15 * (i / 3) + rows * j + i % 3;
+          EXPECT_EQ(all[static_cast<size_t>((q * 28 + i * 4) * 40 + j * 8)], t % blocks)
+              << q << ", " << i << ", " << j << " on " << blocks << " blocks";
+        }
+  }
+}
+
 // for_block_tile: each block of a grid of one block per tile adds one to the tile the order hands it and
 // records itself as its owner.
 template <class Order>
