@@ -72,10 +72,13 @@ const op::OpSpec bmm_op{
     .name = "bmm",
     .family = "gemm",
     .doc =
-        "c[q] = op(a[q]) @ op(b[q]) for every q of the batch, on the tensor cores with f32 accumulation, "
-        "stored in the dtype; op(x) is x, or its transpose when x is given transposed. static_persistent "
-        "walks the output tiles with a persistent grid, batch after batch in TileGym's grouped order; else "
-        "one block per tile on a (M tiles, N tiles, Q) grid.",
+        "c[q] = op(a[q]) @ op(b[q]) for every q of the batch with f32 accumulation, stored in the dtype (f16 "
+        "and bf16 on the tensor cores; f32 operands in f32, not tf32, as TileGym's); op(x) is x, or its "
+        "transpose when x is given transposed. static_persistent walks the output tiles with a persistent "
+        "grid, batch after batch in TileGym's grouped order, in the tiles TileGym's autotuner picks on the "
+        "H200 for the shape; else one block per 128x128 tile on a (M tiles, N tiles, Q) grid. Both kernels "
+        "take transposed operands (TileGym's plain kernel refuses them); TileGym's kernel_configs (the plain "
+        "kernel's tiles) is accepted and not taken.",
     .provenance = "TileGym src/tilegym/ops/cutile/bmm.py",
     .dtypes = {{"E", op::kFloatDtypes}},
     .tensors = {op::out("c", "E[Q, M, N]"), op::in("a", "E[Q, M, K]").transposed_when("transpose_a"),

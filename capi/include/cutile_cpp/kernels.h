@@ -321,6 +321,30 @@ CUTILE_CPP_API int32_t cutile_cpp_vector_add(const cutile_cpp_tensor* c, const c
 
 /* ---- gemm ---- */
 
+/* cutile_cpp_bmm:
+ * c[q] = op(a[q]) @ op(b[q]) for every q of the batch with f32 accumulation, stored in the dtype (f16 and
+ * bf16 on the tensor cores; f32 operands in f32, not tf32, as TileGym's); op(x) is x, or its transpose when x
+ * is given transposed. static_persistent walks the output tiles with a persistent grid, batch after batch in
+ * TileGym's grouped order, in the tiles TileGym's autotuner picks on the H200 for the shape; else one block
+ * per 128x128 tile on a (M tiles, N tiles, Q) grid. Both kernels take transposed operands (TileGym's plain
+ * kernel refuses them); TileGym's kernel_configs (the plain kernel's tiles) is accepted and not taken.
+ *   out   c  E[Q, M, N]
+ *   in    a  E[Q, M, K] (given transposed when transpose_a)
+ *   in    b  E[Q, K, N] (given transposed when transpose_b)
+ *   E: f32, f16, bf16
+ *   transpose_a: int32_t (0 or 1), default 0: a is given as (Q, K, M)
+ *   transpose_b: int32_t (0 or 1), default 0: b is given as (Q, N, K)
+ *   static_persistent: int32_t (0 or 1), default 1: a persistent grid walks the tiles (TileGym's static
+ *     persistent, its default)
+ *   config: int64_t, default -1, valid when config >= -1 && config < 3 * static_persistent: the persistent
+ *     kernel's tiles: -1 picks them by shape, else an index of kPersistentBmmTiles in kernels/gemm/bmm.hpp
+ *   Ports TileGym src/tilegym/ops/cutile/bmm.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_bmm(const cutile_cpp_tensor* c, const cutile_cpp_tensor* a,
+                                      const cutile_cpp_tensor* b, int32_t transpose_a, int32_t transpose_b,
+                                      int32_t static_persistent, int64_t config, int32_t device_id,
+                                      void* stream);
+
 /* cutile_cpp_matmul:
  * c = op(a) @ op(b) on the tensor cores with f32 accumulation (f32 inputs as tf32), stored in the dtype;
  * op(x) is x, or its transpose when x is given transposed. static_persistent walks the output tiles with a
