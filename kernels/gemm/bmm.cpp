@@ -13,26 +13,15 @@ constexpr int kGroup = 8;    // TileGym's GROUP_SIZE_M
 constexpr int kLatency = 3;  // TileGym's LATENCY: its sm_90 candidates carry none, so the launcher's default 3
 static_assert(kPersistentBmmTiles.size() == 3, "config's valid range below");
 
-// Output tiles of one candidate over the whole batch.
-int64_t tile_count(const BmmTiles& t, int64_t q, int64_t m, int64_t n) {
-  return q * ((m + t.tm - 1) / t.tm) * ((n + t.tn - 1) / t.tn);
-}
-
 // The tiles TileGym's autotuner settles on for this shape on the H200 (docs/porting-runs/bmm/analyze/gpu/
 // autotune.json, TileGym's benchmark and test shapes, every transpose pair): 256×128 wherever its tiles
 // fill the grid's clusters (SMs / 2; 1.35–1.55× faster than the runner-up from 2048 on), 128×128 on
 // occupancy 2 where 256×128 leaves clusters idle but 128×128 does not, 128×64 on occupancy 1 below that.
 size_t chosen_tiles(int64_t q, int64_t m, int64_t n, int64_t sm_count) {
   const int64_t clusters = sm_count / kPersistentBmmTiles[0].ctas;
-  if (tile_count(kPersistentBmmTiles[0], q, m, n) >= clusters) return 0;
-  if (tile_count(kPersistentBmmTiles[1], q, m, n) >= clusters) return 1;
+  if (q * kPersistentBmmTiles[0].tiles(m, n) >= clusters) return 0;
+  if (q * kPersistentBmmTiles[1].tiles(m, n) >= clusters) return 1;
   return 2;
-}
-
-LaunchOptions tile_options(const BmmTiles& t) {
-  LaunchOptions options;
-  options.hints = {.num_ctas = t.ctas, .occupancy = t.occupancy};
-  return options;
 }
 
 }  // namespace
@@ -46,22 +35,22 @@ void launch_bmm(op::Target& target, const AnyTensor& c, const AnyTensor& a, cons
       op::with_flag(transpose_b, [&]<bool TB>() {
         if (!static_persistent) {
           // TileGym's grid (⌈M/TM⌉, ⌈N/TN⌉, Q) is the partition's: tile dims (M, N, Q), no hints.
-          constexpr BmmTiles t = kBmmTiles;
-          target.launch(LaunchOptions{}, bmm<E, E, t.tm, t.tn, t.tk, TA, TB>, ct.partition({t.tm, t.tn, 1}, {1, 2, 0}),
+          constexpr GemmTiles t = kBmmTiles;
+          target.launch(LaunchOptions{}, bmm<E, E, t.bm, t.bn, t.bk, TA, TB>, ct.partition({t.bm, t.bn, 1}, {1, 2, 0}),
                         at, bt);
           return;
         }
         const size_t index =
             config >= 0 ? static_cast<size_t>(config) : chosen_tiles(q, m, n, target.sm_count());
         op::with_index<kPersistentBmmTiles.size()>(index, [&]<size_t I>() {
-          constexpr BmmTiles t = kPersistentBmmTiles[I];
-          LaunchOptions options = tile_options(t);
+          constexpr GemmTiles t = kPersistentBmmTiles[I];
+          LaunchOptions options = t.options();
           // TileGym: min(SMs / CTAs per cluster, tiles) blocks, times the occupancy
           const int64_t blocks = std::max<int64_t>(
-              1, std::min<int64_t>(target.sm_count() / t.ctas, tile_count(t, q, m, n)) * t.occupancy);
+              1, std::min<int64_t>(target.sm_count() / t.ctas, q * t.tiles(m, n)) * t.occupancy);
           options.grid = std::array<int64_t, 3>{blocks, 1, 1};
-          target.launch(options, static_persistent_bmm<E, E, t.tm, t.tn, t.tk, kGroup, kLatency, TA, TB>,
-                        ct.partition({1, t.tm, t.tn}), at, bt);
+          target.launch(options, static_persistent_bmm<E, E, t.bm, t.bn, t.bk, kGroup, kLatency, TA, TB>,
+                        ct.partition({1, t.bm, t.bn}), at, bt);
         });
       });
     });

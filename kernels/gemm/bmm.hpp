@@ -19,6 +19,7 @@
 
 #include "cutile/cutile.hpp"
 #include "cutile/op/spec.hpp"
+#include "gemm/gemm_tiles.hpp"
 
 namespace cutile::kernels {
 
@@ -100,19 +101,13 @@ void static_persistent_bmm(OutTiles<C, Shape<1, TM, TN>> c, In<T, Shape<dyn, dyn
     for_each_tile(c, grouped<GROUP>, body);
 }
 
-/// One launch configuration of the bmm kernels: the tile, the CTAs per cluster and the occupancy.
-struct BmmTiles {
-  int64_t tm, tn, tk;
-  int ctas, occupancy;
-};
-
 /// The plain kernel's tiles: TileGym's launcher default (its `kernel_configs` is not taken).
-inline constexpr BmmTiles kBmmTiles = {128, 128, 32, 1, 1};
+inline constexpr GemmTiles kBmmTiles = {128, 128, 32, 1, 1};
 
 /// The persistent kernel's tiles: the picks of TileGym's autotuner on the H200 (its sm_90 list: TILE_M,
 /// TILE_N in {64, 128, 256}, TILE_K 64, occupancy 1 or 2, num_ctas 2; docs/porting-runs/bmm/analyze/gpu/
 /// autotune.json). `config` of the op indexes these.
-inline constexpr std::array<BmmTiles, 3> kPersistentBmmTiles = {{
+inline constexpr std::array<GemmTiles, 3> kPersistentBmmTiles = {{
     {256, 128, 64, 2, 2},  // every shape whose 256×128 tiles fill the clusters (2048 on, batch 8 at 1024)
     {128, 128, 64, 2, 2},  // batch 2 at 1024, TileGym's test (4, 1024, 512, 1024)
     {128, 64, 64, 2, 1},   // TileGym's test (4, 128, 256, 512)

@@ -12,17 +12,6 @@ namespace {
 constexpr int kGroup = 8;  // TileGym's GROUP_SIZE_M
 static_assert(kMatmulTiles.size() == 4 && kPersistentMatmulTiles.size() == 8, "config's valid range below");
 
-// TileGym's hints of a candidate, and its grid's count of output tiles.
-LaunchOptions tile_options(const MatmulTiles& t) {
-  LaunchOptions options;
-  options.hints = {.num_ctas = t.ctas, .occupancy = t.occupancy};
-  return options;
-}
-
-int64_t tile_count(const MatmulTiles& t, int64_t m, int64_t n) {
-  return ((m + t.bm - 1) / t.bm) * ((n + t.bn - 1) / t.bn);
-}
-
 // The tiles TileGym's autotuner settles on for this shape on the H200 (bench/results/
 // 2026-12-04_h200_matmul_autotune.json, TileGym's benchmark and test shapes): the persistent kernel
 // always takes 128×128×64 on one CTA (256-wide tiles spill: 8–17× slower); the plain one 128×128×32,
@@ -49,20 +38,20 @@ void launch_matmul(op::Target& target, const AnyTensor& c, const AnyTensor& a, c
       op::with_flag(trans_b, [&]<bool TB>() {
         if (!static_persistent) {
           return op::with_index<kMatmulTiles.size()>(index, [&]<size_t I>() {
-            constexpr MatmulTiles t = kMatmulTiles[I];
-            LaunchOptions options = tile_options(t);
+            constexpr GemmTiles t = kMatmulTiles[I];
+            LaunchOptions options = t.options();
             options.grid =
-                std::array<int64_t, 3>{tile_count(t, m, n), 1, 1};  // for_block_tile: one block per tile
+                std::array<int64_t, 3>{t.tiles(m, n), 1, 1};  // for_block_tile: one block per tile
             target.launch(options, matmul<E, E, t.bm, t.bn, t.bk, kGroup, TA, TB>, ct.partition({t.bm, t.bn}),
                           at, bt);
           });
         }
         op::with_index<kPersistentMatmulTiles.size()>(index, [&]<size_t I>() {
-          constexpr MatmulTiles t = kPersistentMatmulTiles[I];
-          LaunchOptions options = tile_options(t);
+          constexpr GemmTiles t = kPersistentMatmulTiles[I];
+          LaunchOptions options = t.options();
           // TileGym: min(SMs / CTAs per cluster, tiles) blocks, times the occupancy
           const int64_t blocks = std::max<int64_t>(
-              1, std::min<int64_t>(target.sm_count() / t.ctas, tile_count(t, m, n)) * t.occupancy);
+              1, std::min<int64_t>(target.sm_count() / t.ctas, t.tiles(m, n)) * t.occupancy);
           options.grid = std::array<int64_t, 3>{blocks, 1, 1};
           target.launch(options, persistent_matmul<E, E, t.bm, t.bn, t.bk, kGroup, TA, TB, t.ordered_stores>,
                         ct.partition({t.bm, t.bn}), at, bt);

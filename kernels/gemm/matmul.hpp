@@ -23,6 +23,7 @@
 
 #include "cutile/cutile.hpp"
 #include "cutile/op/spec.hpp"
+#include "gemm/gemm_tiles.hpp"
 
 namespace cutile::kernels {
 
@@ -77,25 +78,17 @@ void persistent_matmul(OutTiles<C, Shape<BM, BN>> c, In<T, Shape<dyn, dyn>> a, I
     for_each_tile(c, grouped<GROUP>, body);
 }
 
-/// One launch configuration of the matmul kernels: the tile, the CTAs per cluster, the occupancy and,
-/// persistent, whether the stores are ordered.
-struct MatmulTiles {
-  int64_t bm, bn, bk;
-  int ctas, occupancy;
-  bool ordered_stores = false;
-};
-
 /// TileGym's H200 autotuning candidates, in its order (matmul.py, 1.5.1): `config` of the op indexes these.
 /// The persistent list leaves out its one candidate with a load-latency hint (256×256×64, 2 CTAs,
 /// latency 4), which measured the same as the one without it, and ends with TileGym's pick with ordered
 /// stores, as cuTile Python compiles it.
-inline constexpr std::array<MatmulTiles, 4> kMatmulTiles = {{
+inline constexpr std::array<GemmTiles, 4> kMatmulTiles = {{
     {128, 128, 32, 1, 1},
     {256, 256, 64, 2, 1},
     {256, 256, 64, 4, 1},
     {512, 256, 64, 2, 1},
 }};
-inline constexpr std::array<MatmulTiles, 8> kPersistentMatmulTiles = {{
+inline constexpr std::array<GemmTiles, 8> kPersistentMatmulTiles = {{
     {128, 512, 64, 4, 1},
     {256, 256, 64, 2, 1},
     {256, 256, 64, 1, 1},
