@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cutile/error.hpp"
+#include "cutile/host/overlap.hpp"
 #include "interp/fault.hpp"
 
 namespace cutile::interp {
@@ -20,6 +21,13 @@ std::string hex(uint64_t v) {
 std::string access_text(uint64_t address, int bytes, bool write, int64_t element) {
   return std::string(write ? "store" : "load") + " of " + std::to_string(bytes) + " bytes at " + hex(address) +
          " (tile element " + std::to_string(element) + ")";
+}
+
+// Whether the bytes [address, address + bytes) share a byte with an element of the region's view.
+bool reaches_elements(const MemoryRegion& r, uint64_t address, int bytes) {
+  if (r.shape.empty() || r.element_size <= 0) return true;
+  static constexpr int64_t kOne[] = {1};
+  return elements_overlap({r.address, r.shape, r.strides, r.element_size}, {address, kOne, kOne, bytes});
 }
 
 }  // namespace
@@ -44,13 +52,22 @@ const MemoryRegion& Memory::region_of(uint64_t address, int bytes, bool write, i
   // view into it), so the nearest need not be the one that holds the bytes.
   auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
                              [](uint64_t a, const MemoryRegion& r) { return a < r.address; });
+  // A store into a read-only region's span may still be the store of a writable view whose elements
+  // interleave with it (even and odd rows of one buffer): it is refused only when it reaches the read-only
+  // view's elements, or no writable region holds it.
+  const MemoryRegion* read_only = nullptr;  // the read-only region the store is refused for
   for (auto r = it; r != regions_.begin();) {
     --r;
     if (!holds(*r)) continue;
-    if (write && !r->writable)
-      throw Fault(access_text(address, bytes, write, element) + " writes read-only region '" + r->name + "'");
-    return *r;
+    if (!write || r->writable) return *r;
+    if (reaches_elements(*r, address, bytes)) {
+      read_only = &*r;
+      break;
+    }
+    if (!read_only) read_only = &*r;
   }
+  if (read_only)
+    throw Fault(access_text(address, bytes, write, element) + " writes read-only region '" + read_only->name + "'");
   if (it != regions_.begin()) {
     const MemoryRegion& r = *(it - 1);
     const uint64_t offset = address - r.address;

@@ -45,9 +45,9 @@ void check_tensor(const LaunchArg& arg, const TensorArgView& t, const Name& name
                       dims_text(arg.kernel_order) + ")");
     }
   }
-  // A live partition holds its tensor exclusively: only that partition, as this output, may use it.
+  // A live partition holds its elements exclusively: only that partition, as this output, may use them.
   if (t.state)
-    t.state->check_not_borrowed([&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; },
+    t.state->check_not_borrowed({t.address, t.shape, t.strides, t.element_size}, [&] { return "use " + name_text() + " (" + t.describe() + ") in a launch"; },
                                 t.borrow);
   if (needs_memory && t.device < 0)
     throw UserError(

@@ -53,7 +53,10 @@ void interpret(const LoadedKernel& loaded, std::span<const LaunchArg> args,
                         .bytes = t.view->byte_extent(),
                         .name = tensor_name(args, t),
                         .writable = t.written,
-                        .initialised = t.view->initialised});
+                        .initialised = t.view->initialised,
+                        .shape = t.view->shape,
+                        .strides = t.view->strides,
+                        .element_size = t.view->element_size});
     });
   interp::run(*loaded.interpreted, loaded.name, pack(args).slots, grid, memory);
 }

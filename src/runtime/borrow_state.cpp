@@ -14,44 +14,50 @@ std::atomic<uint64_t> next_borrow_id{1};
 
 }  // namespace
 
-uint64_t BorrowState::begin_exclusive(std::span<const int64_t> tile_shape, const Action& action) {
+uint64_t BorrowState::begin_exclusive(const StridedBytes& region, std::span<const int64_t> tile_shape,
+                                      const Action& action) {
   std::lock_guard lock(mutex_);
-  check_locked(action, 0);
-  borrow_ = next_borrow_id.fetch_add(1, std::memory_order_relaxed);
-  borrow_tile_.assign(tile_shape.begin(), tile_shape.end());  // keeps its capacity from the last borrow
-  return borrow_;
+  check_locked(region, action, 0);
+  Borrow& borrow = borrows_.emplace_back();
+  borrow.id = next_borrow_id.fetch_add(1, std::memory_order_relaxed);
+  borrow.address = region.address;
+  borrow.shape.assign(region.shape.begin(), region.shape.end());
+  borrow.strides.assign(region.strides.begin(), region.strides.end());
+  borrow.tile.assign(tile_shape.begin(), tile_shape.end());
+  borrow.element_size = region.element_size;
+  return borrow.id;
 }
 
 void BorrowState::end_exclusive(uint64_t id) noexcept {
   std::lock_guard lock(mutex_);
-  if (id != 0 && id == borrow_) {
-    borrow_ = 0;
-    borrow_tile_.clear();
-  }
+  std::erase_if(borrows_, [id](const Borrow& borrow) { return borrow.id == id; });
 }
 
 bool BorrowState::exclusively_borrowed() const {
   std::lock_guard lock(mutex_);
-  return borrow_ != 0;
+  return !borrows_.empty();
 }
 
-void BorrowState::check_not_borrowed(const Action& action, uint64_t holder) const {
+void BorrowState::check_not_borrowed(const StridedBytes& region, const Action& action, uint64_t holder) const {
   std::lock_guard lock(mutex_);
-  check_locked(action, holder);
+  check_locked(region, action, holder);
 }
 
-void BorrowState::check_locked(const Action& action, uint64_t holder) const {
-  if (borrow_ == 0 || borrow_ == holder) return;
-  throw UserError("cannot " + action() + ": a partition of it (tile " +
-                  format_extents(borrow_tile_) +
-                  ") is live and holds it exclusively; call unpartition() on the partition or let it go "
-                  "out of scope first");
+void BorrowState::check_locked(const StridedBytes& region, const Action& action, uint64_t holder) const {
+  for (const Borrow& borrow : borrows_) {
+    if (borrow.id == holder ||
+        !elements_overlap(region, {borrow.address, borrow.shape, borrow.strides, borrow.element_size}))
+      continue;
+    throw UserError("cannot " + action() + ": a partition of it (tile " + format_extents(borrow.tile) +
+                    ") is live and holds it exclusively; call unpartition() on the partition or let it go "
+                    "out of scope first");
+  }
 }
 
-void BorrowState::order_before_use(const Stream& stream, Access access, const Action& action,
-                                   uint64_t holder) {
+void BorrowState::order_before_use(const Stream& stream, Access access, const StridedBytes& region,
+                                   const Action& action, uint64_t holder) {
   std::lock_guard lock(mutex_);
-  check_locked(action, holder);
+  check_locked(region, action, holder);
   if (last_write_.stream() && !(*last_write_.stream() == stream) &&
       std::find(write_awaited_by_.begin(), write_awaited_by_.end(), stream) == write_awaited_by_.end()) {
     last_write_.order_before(stream);
@@ -83,12 +89,13 @@ void BorrowState::record_read(const Completion& done) {
   reads_.push_back(done);
 }
 
-void BorrowState::wait_for_host(Access access, const Action& action, uint64_t holder) {
+void BorrowState::wait_for_host(Access access, const StridedBytes& region, const Action& action,
+                                uint64_t holder) {
   Completion write;
   std::vector<Completion> reads;
   {
     std::lock_guard lock(mutex_);
-    check_locked(action, holder);
+    check_locked(region, action, holder);
     write = last_write_;
     if (access == Access::write) reads = reads_;
   }

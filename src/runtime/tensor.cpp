@@ -111,7 +111,7 @@ AnyTensor AnyTensor::as_strided(std::vector<int64_t> shape, std::vector<int64_t>
 
 TensorArgView AnyTensor::arg_view() const {
   TensorArgView view;
-  view.address = address();
+  view.address = region().address;
   view.element = element_;
   view.element_size = element_size_;
   view.shape = shape_;
@@ -154,7 +154,7 @@ void AnyTensor::mark_initialised(int64_t bytes) {
 }
 
 void AnyTensor::copy_to_host(void* destination) const {
-  borrow_state().wait_for_host(Access::read, [&] { return "read tensor " + describe() + " with to_host()"; });
+  borrow_state().wait_for_host(Access::read, region(), [&] { return "read tensor " + describe() + " with to_host()"; });
   check_has_memory("read");
   const int64_t count = numel();
   if (count == 0) return;
@@ -179,9 +179,9 @@ void AnyTensor::copy_from_host(const void* source, const Stream& stream) {
   check_stream(stream, "copy host data into");
   const BorrowState::Action action = [&] { return "write tensor " + describe() + " with copy_from_host()"; };
   const int64_t bytes = numel() * element_size_;
-  if (bytes == 0) return borrow_state().check_not_borrowed(action);
+  if (bytes == 0) return;
   BorrowState& state = borrow_state();
-  state.order_before_use(stream, Access::write, action);
+  state.order_before_use(stream, Access::write, region(), action);
   if (stream.device().is_cpu()) {
     std::memcpy(data(), source, static_cast<size_t>(bytes));
     mark_initialised(bytes);
@@ -200,9 +200,9 @@ void AnyTensor::zero(const Stream& stream) {
   check_stream(stream, "zero");
   const BorrowState::Action action = [&] { return "zero tensor " + describe(); };
   const int64_t bytes = numel() * element_size_;
-  if (bytes == 0) return borrow_state().check_not_borrowed(action);
+  if (bytes == 0) return;
   BorrowState& state = borrow_state();
-  state.order_before_use(stream, Access::write, action);
+  state.order_before_use(stream, Access::write, region(), action);
   if (stream.device().is_cpu()) {
     std::memset(data(), 0, static_cast<size_t>(bytes));
     mark_initialised(bytes);

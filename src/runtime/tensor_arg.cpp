@@ -24,7 +24,7 @@ std::string TensorArgView::describe() const {
 void TensorArgView::order_before_use(const Stream& stream, Access access,
                                      const std::function<std::string()>& name) const {
   if (!state) return;
-  state->order_before_use(stream, access, [&] { return "use " + name() + " (" + describe() + ") in a launch"; },
+  state->order_before_use(stream, access, {address, shape, strides, element_size}, [&] { return "use " + name() + " (" + describe() + ") in a launch"; },
                           borrow);
 }
 

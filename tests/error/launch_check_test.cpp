@@ -73,6 +73,19 @@ TEST(LaunchChecks, ReadingATensorWhileAPartitionOfItIsLive) {
   EXPECT_NE(message.find("a partition of it (tile [1024]) is live"), std::string::npos) << message;
 }
 
+TEST(LaunchChecks, ThePartitionedHalfOfABufferLeavesTheOtherHalfUsable) {
+  auto buffer = ct::empty<float>({2, 1 << 12}, ct::Device::cpu());
+  auto low = buffer.as_strided({1 << 12}, {1}, 0);
+  auto high = buffer.as_strided({1 << 12}, {1}, 1 << 12);
+  auto c = low.partition({1024});
+  EXPECT_NO_THROW(ct::compile_only("sm_90", {}, examples::vector_add<float, 1024>, c, high, high));
+  const std::string message = cutile::test_support::error_of([&] {
+    ct::compile_only("sm_90", {}, examples::vector_add<float, 1024>, c, high, buffer.as_strided({1 << 12}, {1}, 100));
+  });
+  EXPECT_NE(message.find("argument 2 (In<f32>)"), std::string::npos) << message;
+  EXPECT_NE(message.find("a partition of it (tile [1024]) is live"), std::string::npos) << message;
+}
+
 TEST(LaunchChecks, TheSameTensorAsTwoOutputsIsRefusedByThePartition) {
   auto y = ct::Tensor<float>::meta({1 << 12});
   auto first = y.partition({1024});

@@ -232,7 +232,7 @@ TEST_F(TensorGpu, ReadOnAnotherStreamWaitsForTheWrite) {
   x.zero(a);  // queued behind the busy work; records the write on A
   ASSERT_EQ(x.borrow_state().pending().size(), 1u);
 
-  x.borrow_state().order_before_use(b, Access::read, [] { return std::string("read x on stream B"); });
+  x.borrow_state().order_before_use(b, Access::read, x.region(), [] { return std::string("read x on stream B"); });
   std::vector<i32> seen(n, -1);
   device->make_current();
   // From device to pageable memory the copy returns only once it has completed.

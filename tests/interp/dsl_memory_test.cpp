@@ -280,6 +280,35 @@ TEST(CpuViews, StridedLoadsReadOverlappingWindows) {
   }
 }
 
+// A partition holds the elements of its view, not the storage: a launch may read a view of the same
+// buffer that shares no element with it, whether a separate half or interleaved rows.
+TEST(CpuViews, PartitionAndInputMayBeDisjointViewsOfOneBuffer) {
+  const ct::Device cpu = ct::Device::cpu();
+  const int64_t n = 48;  // ragged against the (32, 16) tile
+  struct Layout {
+    const char* name;
+    std::vector<int64_t> strides;
+    int64_t y_offset, x_offset;
+  };
+  for (const Layout& layout : {Layout{"halves", {n, 1}, 0, n * n}, Layout{"interleaved rows", {2 * n, 1}, 0, n}}) {
+    SCOPED_TRACE(layout.name);
+    auto buffer = ct::randn<float>({2 * n, n}, cpu, 41);
+    const std::vector<float> before = buffer.to_host();
+    auto x = buffer.as_strided({n, n}, layout.strides, layout.x_offset);
+    const std::vector<float> hx = x.to_host();
+    auto y = buffer.as_strided({n, n}, layout.strides, layout.y_offset).partition({32, 16});
+    ct::launch(mk::load_transposed, y, x).sync();
+    EXPECT_EQ(x.to_host(), hx);               // the other view stays readable while y is live
+    EXPECT_THROW(buffer.to_host(), ct::UserError);  // the whole buffer does not
+    const std::vector<float> hy = std::move(y).unpartition().to_host();
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < n; ++c)
+        ASSERT_EQ(hy[static_cast<size_t>(r * n + c)], hx[static_cast<size_t>(c * n + r)]) << r << ", " << c;
+    EXPECT_EQ(x.to_host(), hx);
+    EXPECT_NE(buffer.to_host(), before);
+  }
+}
+
 TEST(CpuViews, SlicesAreClampedIntoTheirTensor) {
   const ct::Device cpu = ct::Device::cpu();
   const int64_t m = 5, n = 37, width = 32;

@@ -25,26 +25,40 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+// A contiguous f32 view of `count` elements starting `first` elements into a storage at address 0.
+struct Span1d {
+  Extents shape, strides{1};
+  uint64_t address;
+  Span1d(int64_t first, int64_t count) : shape{count}, address(static_cast<uint64_t>(first) * 4) {}
+  operator StridedBytes() const { return {address, shape, strides, 4}; }  // NOLINT: a region is what it is
+};
+
+StridedBytes region_of(const TensorArgView& view) {
+  return {view.address, view.shape, view.strides, view.element_size};
+}
+
 TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
   BorrowState state;
+  const Span1d whole(0, 512);
   EXPECT_FALSE(state.exclusively_borrowed());
-  EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("read tensor t"); }));
-  uint64_t id = state.begin_exclusive(Extents{16, 32}, [] { return std::string("partition tensor t"); });
+  EXPECT_NO_THROW(state.check_not_borrowed(whole, [] { return std::string("read tensor t"); }));
+  uint64_t id = state.begin_exclusive(whole, Extents{16, 32}, [] { return std::string("partition tensor t"); });
   EXPECT_NE(id, 0u);
   EXPECT_TRUE(state.exclusively_borrowed());
-  EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("write tensor t"); }, id));
-  std::string message = test_support::error_of<UserError>([&] { state.check_not_borrowed([] { return std::string("read tensor t"); }); });
+  EXPECT_NO_THROW(state.check_not_borrowed(whole, [] { return std::string("write tensor t"); }, id));
+  std::string message = test_support::error_of<UserError>([&] { state.check_not_borrowed(whole, [] { return std::string("read tensor t"); }); });
   EXPECT_TRUE(contains(message, "cannot read tensor t: a partition of it (tile [16, 32]) is live"))
       << message;
   EXPECT_TRUE(contains(message, "unpartition()")) << message;
-  EXPECT_THROW(state.begin_exclusive(Extents{8}, [] { return std::string("partition tensor t"); }), UserError);
+  EXPECT_THROW(state.begin_exclusive(Span1d(100, 8), Extents{8}, [] { return std::string("partition tensor t"); }),
+               UserError);
   state.end_exclusive(id + 1000);  // not the holder: ignored
   EXPECT_TRUE(state.exclusively_borrowed());
   state.end_exclusive(id);
   EXPECT_FALSE(state.exclusively_borrowed());
-  EXPECT_NO_THROW(state.check_not_borrowed([] { return std::string("read tensor t"); }));
+  EXPECT_NO_THROW(state.check_not_borrowed(whole, [] { return std::string("read tensor t"); }));
   // A stale id from an ended borrow does not end a newer one.
-  uint64_t second = state.begin_exclusive(Extents{4}, [] { return std::string("partition tensor t"); });
+  uint64_t second = state.begin_exclusive(whole, Extents{4}, [] { return std::string("partition tensor t"); });
   EXPECT_NE(second, id);
   state.end_exclusive(id);
   EXPECT_TRUE(state.exclusively_borrowed());
@@ -53,17 +67,54 @@ TEST(BorrowState, ExclusiveBorrowBlocksEveryoneButItsHolder) {
 
 TEST(BorrowState, BorrowIdsAreUniqueAcrossStates) {
   BorrowState a, b;
-  uint64_t id_a = a.begin_exclusive(Extents{1}, [] { return std::string("a"); });
-  uint64_t id_b = b.begin_exclusive(Extents{1}, [] { return std::string("b"); });
+  const Span1d one(0, 1);
+  uint64_t id_a = a.begin_exclusive(one, Extents{1}, [] { return std::string("a"); });
+  uint64_t id_b = b.begin_exclusive(one, Extents{1}, [] { return std::string("b"); });
   EXPECT_NE(id_a, id_b);
-  EXPECT_THROW(a.check_not_borrowed([] { return std::string("read a"); }, id_b), UserError);  // b's id does not unlock a
+  EXPECT_THROW(a.check_not_borrowed(one, [] { return std::string("read a"); }, id_b), UserError);  // b's id does not unlock a
+}
+
+TEST(BorrowState, BorrowsHoldTheirElementsNotTheStorage) {
+  BorrowState state;
+  const Span1d low(0, 256), high(256, 256), whole(0, 512), straddling(200, 100);
+  const uint64_t low_id = state.begin_exclusive(low, Extents{64}, [] { return std::string("partition low"); });
+  EXPECT_NO_THROW(state.check_not_borrowed(high, [] { return std::string("read high"); }));
+  EXPECT_THROW(state.check_not_borrowed(whole, [] { return std::string("read whole"); }), UserError);
+  EXPECT_THROW(state.check_not_borrowed(straddling, [] { return std::string("read straddling"); }), UserError);
+  // A second partition of the other half lives beside the first; each holder passes only its own half.
+  const uint64_t high_id = state.begin_exclusive(high, Extents{32}, [] { return std::string("partition high"); });
+  EXPECT_NO_THROW(state.check_not_borrowed(high, [] { return std::string("write high"); }, high_id));
+  const std::string message = test_support::error_of<UserError>(
+      [&] { state.check_not_borrowed(whole, [] { return std::string("write whole"); }, low_id); });
+  EXPECT_TRUE(contains(message, "cannot write whole: a partition of it (tile [32]) is live")) << message;
+  state.end_exclusive(low_id);
+  EXPECT_NO_THROW(state.check_not_borrowed(low, [] { return std::string("read low"); }));
+  EXPECT_THROW(state.check_not_borrowed(straddling, [] { return std::string("read straddling"); }), UserError);
+  state.end_exclusive(high_id);
+  EXPECT_FALSE(state.exclusively_borrowed());
+  // Views without elements touch nothing a borrow holds.
+  const uint64_t id = state.begin_exclusive(whole, Extents{512}, [] { return std::string("partition whole"); });
+  EXPECT_NO_THROW(state.check_not_borrowed(Span1d(0, 0), [] { return std::string("read nothing"); }));
+  state.end_exclusive(id);
+}
+
+TEST(BorrowState, InterleavedColumnsAreBorrowedApart) {
+  BorrowState state;
+  // Even and odd columns of a row-major f32 (8, 16): shape (8, 8), strides (16, 2), one element apart.
+  const Extents shape{8, 8}, strides{16, 2};
+  const StridedBytes even{0, shape, strides, 4}, odd{4, shape, strides, 4};
+  const uint64_t id = state.begin_exclusive(even, Extents{8, 8}, [] { return std::string("partition even"); });
+  EXPECT_NO_THROW(state.check_not_borrowed(odd, [] { return std::string("read odd"); }));
+  EXPECT_NO_THROW(state.end_exclusive(state.begin_exclusive(odd, Extents{4, 4}, [] { return std::string("odd"); })));
+  EXPECT_THROW(state.check_not_borrowed(even, [] { return std::string("read even"); }), UserError);
+  state.end_exclusive(id);
 }
 
 TEST(BorrowState, NothingPendingWithoutGpuWork) {
   BorrowState state;
   EXPECT_TRUE(state.pending().empty());
   state.record_read(Completion{});  // work that already finished
-  EXPECT_NO_THROW(state.wait_for_host(Access::write, [] { return std::string("write t"); }));
+  EXPECT_NO_THROW(state.wait_for_host(Access::write, Span1d(0, 8), [] { return std::string("write t"); }));
   state.record_write(Completion{});
   EXPECT_TRUE(state.pending().empty());  // the write superseded the read; it has no event itself
 }
@@ -123,13 +174,14 @@ TEST(Partition, LiveBorrowRejectsReadsThenUnpartitionAllowsThem) {
     // Reading through the partition's own tensor() is a read like any other.
     EXPECT_THROW(p.tensor().to_host(), UserError);
     // As a launch argument, the tensor is refused and the partition itself accepted.
-    message = test_support::error_of<UserError>([&] { y.arg_view().state->check_not_borrowed([] { return std::string("use argument 'x'"); }); });
+    message = test_support::error_of<UserError>([&] { const TensorArgView x = y.arg_view();
+      x.state->check_not_borrowed(region_of(x), [] { return std::string("use argument 'x'"); }); });
     EXPECT_TRUE(contains(message, "cannot use argument 'x': a partition of it (tile [16, 32]) is live"))
         << message;
     TensorArgView out = p.arg_view();
     EXPECT_TRUE(out.is_partition());
     EXPECT_EQ(out.tile_shape, (Extents{16, 32}));
-    EXPECT_NO_THROW(out.state->check_not_borrowed([] { return std::string("use argument 'y'"); }, out.borrow));
+    EXPECT_NO_THROW(out.state->check_not_borrowed(region_of(out), [] { return std::string("use argument 'y'"); }, out.borrow));
 
     Tensor<f32> back = std::move(p).unpartition();
     EXPECT_FALSE(p.holds_borrow());
@@ -169,6 +221,17 @@ TEST(Partition, ViewsOfTheSameStorageShareOneBorrow) {
   EXPECT_NO_THROW(Tensor<f32>::meta({8, 8}).partition({4, 4}));  // another storage
 }
 
+TEST(Partition, PartitionsOfDisjointViewsLiveSideBySide) {
+  auto buffer = empty<f32>({2, 64}, Device::cpu());
+  auto top = buffer.as_strided({64}, {1}, 0).partition({16});
+  auto bottom = buffer.as_strided({64}, {1}, 64).partition({32});
+  // Odd elements of the top row are top's; every column of both rows is both's.
+  EXPECT_THROW(buffer.as_strided({32}, {2}, 1).partition({32}), UserError);
+  EXPECT_THROW(buffer.as_strided({64, 2}, {1, 64}).partition({8, 2}), UserError);
+  Tensor<f32> top_again = std::move(top).unpartition();
+  EXPECT_NO_THROW(buffer.as_strided({32}, {2}, 1).partition({32}));
+  EXPECT_TRUE(buffer.borrow_state().exclusively_borrowed());  // bottom still
+}
 TEST(Partition, PartitionKeepsStorageAlive) {
   std::optional<Partition<f32>> p;
   {

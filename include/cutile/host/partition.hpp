@@ -34,9 +34,9 @@ inline std::array<int64_t, 3> partition_grid(std::span<const int64_t> shape, std
   return partition_grid(shape, tile_shape, identity_dims(shape.size()), tensor);
 }
 
-/// Move-only. While it lives it borrows its tensor's storage exclusively: reading the tensor through any
-/// other handle (to_host, passing it to a kernel) or partitioning it again is a cutile::UserError naming
-/// the tensor. It keeps the storage alive, so the tensor's other handles may go first. A lent tensor
+/// Move-only. While it lives it borrows its tensor's elements exclusively: using any view that shares an
+/// element with them through another handle (to_host, passing it to a kernel, partitioning it again) is a
+/// cutile::UserError naming the tensor; views of the same storage that share no element stay usable. It keeps the storage alive, so the tensor's other handles may go first. A lent tensor
 /// (AnyTensor::lend) has no borrow state to hold: its caller orders every use on one stream.
 template <Element E>
 class Partition {
@@ -52,7 +52,8 @@ class Partition {
         cover_(cover),
         borrow_(tensor_.is_lent() ? kLentBorrow
                                   : tensor_.borrow_state().begin_exclusive(
-                                        tile_shape_, [this] { return "partition tensor " + tensor_.describe(); })) {}
+                                        tensor_.region(), tile_shape_,
+                                        [this] { return "partition tensor " + tensor_.describe(); })) {}
 
   ~Partition() { release(); }
   Partition(Partition&& other) noexcept

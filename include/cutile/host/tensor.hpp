@@ -60,6 +60,10 @@ class AnyTensor {
   void* data() const { return reinterpret_cast<void*>(address()); }
   /// A cutile::UserError for a lent tensor, which has none.
   BorrowState& borrow_state() const;
+  /// The elements this view reaches, for the borrow checks; a meta tensor's count from its storage's start.
+  StridedBytes region() const {
+    return {is_meta() ? static_cast<uint64_t>(offset_) : address(), shape_, strides_, element_size_};
+  }
 
   /// A view of the same storage with another layout, starting `offset` elements after this view's first
   /// element; a cutile::UserError unless it stays inside the storage. Shares the borrow state.

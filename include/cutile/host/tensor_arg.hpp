@@ -17,7 +17,7 @@ namespace cutile {
 /// Made by Tensor<E>::arg_view() and Partition<E>::arg_view(); holds the borrow state, not the storage,
 /// so the tensor or partition it came from must outlive the launch that uses it.
 struct TensorArgView {
-  uint64_t address = 0;  ///< device address of element [0, ..., 0]; 0 for a tensor without elements
+  uint64_t address = 0;  ///< device address of element [0, ..., 0] (meta: its byte offset); 0 without elements
   ir::ElementType element = ir::ElementType::f32;
   int64_t element_size = 0;             ///< bytes per element in memory
   Dims shape, strides;                  ///< in elements

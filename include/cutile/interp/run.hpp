@@ -23,6 +23,10 @@ struct MemoryRegion {
   /// One byte per memory byte, nonzero = initialised; empty = all initialised. Stores set it;
   /// loads of uninitialised bytes are reported.
   std::span<uint8_t> initialised;
+  /// The strided view the region is (extents and strides in elements of `element_size` bytes), for telling
+  /// apart views whose spans interleave; empty: every byte of the span is the region's.
+  std::span<const int64_t> shape, strides;
+  int64_t element_size = 0;
 };
 
 struct RunOptions {
