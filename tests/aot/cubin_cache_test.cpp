@@ -9,8 +9,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <latch>
-#include <thread>
 
 #include "cutile/bytecode/writer.hpp"
 #include "cutile/error.hpp"
@@ -266,59 +264,6 @@ TEST_F(CubinCacheTest, CacheOffKeepsKernelsInMemoryOnly) {
   EXPECT_EQ(cache.get(bytecode, options, kKernel)->origin, Origin::compiled);
   EXPECT_EQ(cache.get(bytecode, options, kKernel)->origin, Origin::memory);
   EXPECT_EQ(count_entries(temp.path()), 0u);
-}
-
-TEST_F(CubinCacheTest, ConcurrentCallersShareOneCompilation) {
-  constexpr int kThreads = 8;
-  CubinCache cache(config());
-  std::latch start(kThreads);
-  std::vector<std::shared_ptr<const CachedCubin>> results(kThreads);
-  std::vector<std::thread> threads;
-  for (int i = 0; i < kThreads; ++i)
-    threads.emplace_back([&, i] {
-      start.arrive_and_wait();
-      results[i] = cache.get(bytecode, options, kKernel);
-    });
-  for (auto& thread : threads) thread.join();
-
-  EXPECT_EQ(cache.stats().compiles, 1u);
-  EXPECT_EQ(cache.stats().memory_hits, uint64_t{kThreads - 1});
-  int compiled = 0;
-  for (const auto& result : results) {
-    ASSERT_NE(result, nullptr);
-    EXPECT_EQ(result->cubin, results[0]->cubin);
-    compiled += result->origin == Origin::compiled;
-  }
-  EXPECT_EQ(compiled, 1);
-}
-
-// A failed compilation reaches every waiter, runs tileiras once (one reproducer bundle), and is not cached.
-TEST_F(CubinCacheTest, FailedCompilationReachesEveryWaiterAndIsNotCached) {
-  constexpr int kThreads = 8;
-  CubinCache cache(config());
-  const std::vector<uint8_t> garbage{0x7f, 'T', 'i', 'l', 'e', 'I', 'R', 0, 0xff, 0xff, 0xff};
-  CompileOptions failing = options;
-  failing.reproducer_root = temp.path() / "reproducers";
-  std::latch start(kThreads);
-  std::atomic<int> failures{0};
-  std::vector<std::thread> threads;
-  for (int i = 0; i < kThreads; ++i)
-    threads.emplace_back([&] {
-      start.arrive_and_wait();
-      try {
-        cache.get(garbage, failing, "broken");
-      } catch (const RuntimeError& error) {
-        if (error.message().find("tileiras failed for kernel 'broken'") != std::string::npos) ++failures;
-      }
-    });
-  for (auto& thread : threads) thread.join();
-  EXPECT_EQ(failures, kThreads);
-  EXPECT_EQ(std::distance(fs::directory_iterator(failing.reproducer_root), fs::directory_iterator()), 1);
-
-  EXPECT_THROW(cache.get(garbage, failing, "broken"), RuntimeError);
-  EXPECT_EQ(std::distance(fs::directory_iterator(failing.reproducer_root), fs::directory_iterator()), 2);
-  EXPECT_EQ(cache.stats().compiles, 0u);
-  EXPECT_FALSE(fs::exists(cache.entry_path(cubin_cache_key(garbage, failing))));
 }
 
 // compile_fresh (used for dumped kernels) reads neither cache but refreshes both.
