@@ -6,7 +6,9 @@
 # tests/python/test_*.py with JUnit XML, and plots the report.
 #   usage: scripts/gpu_bench.sh PACK_DIR OUT_DIR
 # PACK_DIR holds tc.tar.xz (tileiras, ptxas, libNVVM; as for scripts/gpu_python_check.sh) and wheels/
-# (scripts/gpu_python_pack.sh: tilegym, cuda-tile, pytest). OUT_DIR gets bench.json (the report), plots/
+# (scripts/gpu_python_pack.sh: tilegym, cuda-tile, pytest); optionally tilecpp.tar.xz, TileGym's CUDA Tile
+# C++ kernels compiled ahead of time (scripts/tilecpp_pack.sh, which also puts cuda-core in wheels/):
+# without it the tilecpp backend is recorded as unavailable, with the reason. OUT_DIR gets bench.json (the report), plots/
 # (one PNG per op family) and logs.tgz (every log, pytest.xml, the toolchain check); the summary table is
 # printed last.
 # Environment: BENCH_TOTAL_S (510), BENCH_PYTEST_S (150: pytest's share; 0 skips the tests),
@@ -71,6 +73,24 @@ if [[ -d $pack/wheels ]]; then
   python3 -c 'import pytest' 2>/dev/null || wanted+=(pytest iniconfig pluggy packaging)
   python3 -m pip install --quiet --no-index --find-links "$pack/wheels" --target "$site" --no-deps "${wanted[@]}" \
     >"$logs/pip.log" 2>&1 || step "pip install failed (see pip.log)"
+fi
+
+# TileGym's tilecpp backend: its nvcc is bench/ops/tilecpp_nvcc.py serving the pack's cubins; a compile
+# the pack lacks is an error in the report and a line in tilecpp_misses.jsonl.
+if [[ -f $pack/tilecpp.tar.xz ]]; then
+  step "unpacking the tilecpp pack"
+  rm -rf "$work/tilecpp-pack" && mkdir -p "$work/tilecpp-pack" && tar -C "$work/tilecpp-pack" -xJf "$pack/tilecpp.tar.xz"
+  export TILECPP_PACK_DIR=$work/tilecpp-pack/tilecpp TILECPP_CACHE_DIR=$work/tilecpp-cache
+  export TILECPP_PACK_MISSES=$logs/tilecpp_misses.jsonl
+  : >"$TILECPP_PACK_MISSES"
+  if ! python3 -c 'import cuda.core' 2>/dev/null; then
+    python3 -m pip install --quiet --no-index --find-links "$pack/wheels" --target "$site" --no-deps cuda-core \
+      cuda-pathfinder >>"$logs/pip.log" 2>&1 || step "cuda-core install failed (see pip.log)"
+  fi
+  step "tilecpp: $(python3 -c 'import cuda.core; print("cuda.core", cuda.core.__version__)' 2>&1 | tail -1)," \
+    "$(find "$TILECPP_PACK_DIR/entries" -name '*.cubin' | wc -l) cubins"
+else
+  step "no $pack/tilecpp.tar.xz: the tilecpp backend will be recorded as unavailable (scripts/tilecpp_pack.sh)"
 fi
 
 # tileiras + ptxas + libNVVM. Our library is pointed at the prefix (CUTILE_TOOLCHAIN_DIR). cuTile Python

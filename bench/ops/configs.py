@@ -10,7 +10,8 @@ the bytes (or flops) formula TileGym uses for its GB/s (TFLOP/s) column. OPS hol
 adding an op is adding its module.
 
 Backends: "cutile-cpp" (this library, through TileGym's dispatcher), "cutile" (TileGym's cuTile Python
-kernels), "triton" (TileGym's Triton kernels, where ops/triton has the op) go through
+kernels), "triton" (TileGym's Triton kernels, where ops/triton has the op), "tilecpp" (TileGym's CUDA Tile
+C++ kernels, from a pack of cubins compiled ahead of time: tilecpp_backend.py) go through
 `tilegym.ops.<op>(..., backend=NAME)`; "cutile-untuned" is "cutile" with TileGym's autotuning switched off
 (TILEGYM_DISABLE_AUTOTUNE=1 around each call: its fixed defaults, which are what cutile-cpp ports);
 "pytorch" calls the torch reference TileGym's benchmark registers ("torch"), which is also the reference of
@@ -29,7 +30,7 @@ from typing import Any, Callable
 
 import torch
 
-TILEGYM_BACKENDS = ("cutile-cpp", "cutile", "cutile-untuned", "triton")
+TILEGYM_BACKENDS = ("cutile-cpp", "cutile", "cutile-untuned", "triton", "tilecpp")
 BACKENDS = TILEGYM_BACKENDS + ("pytorch",)
 UNTUNED = "cutile-untuned"
 DISABLE_AUTOTUNE_ENV = "TILEGYM_DISABLE_AUTOTUNE"  # read by TileGym at every call
@@ -64,9 +65,11 @@ class OpSpec:
     check: Callable[[Any, dict, dict], None]  # output, params, inputs; raises AssertionError
     amount: Callable[[dict, dict], int]  # params, inputs -> bytes moved (GB/s) or flops (TFLOP/s)
     triton: bool = False  # TileGym has a Triton implementation (ops/triton)
-    # Parameters that pick among a kernel's variants: backends that have no such variants (pytorch,
-    # triton) run the same call for every value, so they are measured once per remaining parameters.
+    # Parameters that pick among a kernel's variants: backends that have no such variants (`variantless`:
+    # pytorch, triton, and others where the spec says so) run the same call for every value, so they are
+    # measured once per remaining parameters.
     variant_params: tuple = ()
+    variantless: tuple = ("pytorch", "triton")
     # Inputs the op writes in place: each checked call gets fresh clones of them (the originals kept as
     # <name>0, for the reference).
     in_place: tuple = ()

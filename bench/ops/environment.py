@@ -12,6 +12,8 @@ from pathlib import Path
 
 import torch
 
+import tilecpp_backend
+
 from errors import first_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,6 +66,7 @@ def describe(device: torch.device) -> dict:
         "cuda_tile": version("cuda-tile"),
         "tilegym": version("tilegym"),
         "tileiras": tileiras_version(),
+        "tilecpp": tilecpp_backend.describe(),
         "host": platform.node(),
     }
     if device.type == "cuda":

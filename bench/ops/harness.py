@@ -14,6 +14,7 @@ import torch
 
 import configs as C
 import environment
+import tilecpp_backend
 from errors import first_line
 from summary import finalize
 from timing import FLUSH_BYTES, CpuTimer, GpuTimer, ceilings
@@ -33,12 +34,17 @@ class Backends:
 
     def __init__(self, device: torch.device, wanted: tuple = C.BACKENDS):
         self.device, self.wanted, self.errors = device, wanted, {}
+        self.tilecpp_reason = None
+        tilecpp_backend.prepare()  # before TileGym reads TILECPP_NVCC_PATH
         try:
             import tilegym
-            import tilegym.ops  # noqa: F401  (imports the cutile and triton implementations)
-            from tilegym.backend import dispatcher
+            import tilegym.ops  # noqa: F401  (imports the cutile, triton and tilecpp implementations)
+            from tilegym.backend import dispatcher, selector
 
             self.dispatcher, self.tilegym = dispatcher, tilegym
+            self.tilecpp_reason = tilecpp_backend.unavailable_reason(
+                available=selector.is_tilecpp_available,
+                import_error=None if selector._TILECPP_MODULE_IMPORTABLE else selector._tilecpp_unavailable_err)
         except Exception as error:
             self.dispatcher, self.tilegym = None, None
             self.errors["tilegym"] = first_line(error)
@@ -55,6 +61,8 @@ class Backends:
             return f"unavailable: tilegym does not import ({self.errors['tilegym']})"
         if backend == "cutile-cpp" and "cutile-cpp" in self.errors:
             return f"unavailable: cutile_cpp.tilegym does not import ({self.errors['cutile-cpp']})"
+        if backend == tilecpp_backend.NAME and self.tilecpp_reason:
+            return f"unavailable: {self.tilecpp_reason}"
         registered = self.dispatcher.has_backend_impl(spec.tilegym_op, "cutile" if backend == C.UNTUNED else backend)
         if backend == "cutile-cpp":
             return "ok" if registered else "not ported"
@@ -81,10 +89,15 @@ def jsonable(value):
 
 def measure_backend(spec, config, backend, inputs, timer, reps, warmup_ms) -> dict:
     """Checks one backend's output against torch, then times it; never raises."""
+    misses = tilecpp_backend.MissLog() if backend == tilecpp_backend.NAME else None
+    mark = misses.mark() if misses else 0
     try:
         fresh = C.in_place_inputs(spec, inputs)
         out = spec.invoke(backend, config.params, fresh)()
         timer.synchronize()
+        missing = misses.since(mark) if misses else None
+        if missing:  # TileGym's autotuner may have dropped the candidate without a word
+            return {"status": "error", "reason": missing}
         spec.check(out, config.params, fresh)
         del out, fresh
     except AssertionError as error:
@@ -92,9 +105,11 @@ def measure_backend(spec, config, backend, inputs, timer, reps, warmup_ms) -> di
     except Exception as error:
         return {"status": "error", "reason": first_line(error)}
     try:
-        return {"status": "ok", **timer.measure(spec.invoke(backend, config.params, inputs), reps, warmup_ms)}
+        result = {"status": "ok", **timer.measure(spec.invoke(backend, config.params, inputs), reps, warmup_ms)}
     except Exception as error:
         return {"status": "error", "reason": "while timing: " + first_line(error)}
+    missing = misses.since(mark) if misses else None
+    return {"status": "error", "reason": "while timing: " + missing} if missing else result
 
 
 def run_config(spec, config, statuses, timer, device, reps, warmup_ms, shared) -> dict:
@@ -114,7 +129,7 @@ def run_config(spec, config, statuses, timer, device, reps, warmup_ms, shared) -
         if status != "ok":
             entry["results"][backend] = {"status": status.split(":")[0], "reason": status}
             continue
-        key = (spec.name, backend, invariant) if backend in ("pytorch", "triton") and spec.variant_params else None
+        key = (spec.name, backend, invariant) if backend in spec.variantless and spec.variant_params else None
         if key is not None and key in shared:
             entry["results"][backend] = dict(shared[key][1], shared_with=shared[key][0])
             continue

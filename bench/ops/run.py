@@ -88,7 +88,7 @@ def first_call_processes(args, device) -> dict:
            "process after imports and CUDA context creation; second_ms is the call after it"}
     root = Path(tempfile.mkdtemp(prefix="cutile-bench-cache-"))
     env = dict(os.environ, CUTILE_CACHE_DIR=str(root / "cutile-cpp"), CUDA_TILE_CACHE_DIR=str(root / "cutile-python"),
-               TRITON_CACHE_DIR=str(root / "triton"))
+               TRITON_CACHE_DIR=str(root / "triton"), TILECPP_CACHE_DIR=str(root / "tilecpp"))
     command = [sys.executable, str(Path(__file__).resolve()), "--first-call-probe", "--device", device.type,
                "--out", "-", "--backends", *args.backends]
     if args.op:

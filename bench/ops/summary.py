@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import configs as C
 
-BASELINES = ("cutile", C.UNTUNED, "triton", "pytorch")
+BASELINES = ("cutile", C.UNTUNED, "triton", "tilecpp", "pytorch")
 
 
 def ratios(entry: dict) -> dict:
@@ -60,7 +60,7 @@ def summarize_families(ops: dict) -> dict:
 def table(report: dict) -> str:
     """The short text table printed last."""
     head = (f"{'op':22} {'cutile-cpp':11} {'ok/cfg':7} {'vs cutile':>9} {'untuned':>9} {'vs triton':>9} "
-            f"{'vs torch':>9} {'%copy ours':>10} {'%copy cuTile':>12}")
+            f"{'vs tilecpp':>10} {'vs torch':>9} {'%copy ours':>10} {'%copy cuTile':>12}")
     lines = [head, "-" * len(head)]
 
     def fmt(value, spec="{:.3f}"):
@@ -72,18 +72,18 @@ def table(report: dict) -> str:
         geo = {b: op["geomean"].get(b, {}).get("value") for b in BASELINES}
         frac = op.get("largest_config", {}).get("fraction_of_copy", {})
         lines.append(f"{name:22} {ours[:11]:11} {ok:>3}/{len(op['configs']):<3} {fmt(geo['cutile']):>9} "
-                     f"{fmt(geo[C.UNTUNED]):>9} {fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9} "
-                     f"{fmt(frac.get('cutile-cpp'), '{:.0%}'):>10} {fmt(frac.get('cutile'), '{:.0%}'):>12}")
+                     f"{fmt(geo[C.UNTUNED]):>9} {fmt(geo['triton']):>9} {fmt(geo['tilecpp']):>10} "
+                     f"{fmt(geo['pytorch']):>9} {fmt(frac.get('cutile-cpp'), '{:.0%}'):>10} {fmt(frac.get('cutile'), '{:.0%}'):>12}")
     for name, family in report["families"].items():
         geo = {b: family["geomean"].get(b, {}).get("value") for b in BASELINES}
         lines.append(f"{'[' + name + ']':22} {'':11} {'':7} {fmt(geo['cutile']):>9} {fmt(geo[C.UNTUNED]):>9} "
-                     f"{fmt(geo['triton']):>9} {fmt(geo['pytorch']):>9}")
+                     f"{fmt(geo['triton']):>9} {fmt(geo['tilecpp']):>10} {fmt(geo['pytorch']):>9}")
     ceil = report.get("ceilings", {})
     if "gbps" in ceil.get("copy", {}):
         lines.append(f"copy ceiling {ceil['copy']['gbps']:.0f} GB/s; bf16 mm "
                      f"{ceil.get('bf16_mm', {}).get('tflops', float('nan')):.0f} TFLOP/s")
     lines.append("ratios: baseline time / cutile-cpp time (> 1: cutile-cpp faster); untuned: TileGym's cutile "
-                 "with autotuning off; geomean over configs, "
+                 "with autotuning off; tilecpp: TileGym's CUDA Tile C++ kernels; geomean over configs, "
                  "families over ops")
     return "\n".join(lines)
 

@@ -303,3 +303,170 @@ def test_tilegym_bench_leaves_out_x_values_above_the_cap():
     assert tilegym_bench.kept_x_values(squares, 0) == squares
     shapes = [(1024, 64), (4096, 32768), [8, 8]]
     assert tilegym_bench.kept_x_values(shapes, 16384) == [(1024, 64), [8, 8]]
+
+
+# --- tilecpp: TileGym's CUDA Tile C++ kernels from a pack of cubins built ahead of time ----------------------
+
+import tilecpp_backend  # noqa: E402
+
+STAND_IN = BENCH / "tilecpp_nvcc.py"
+FAKE_NVCC = '''#!/usr/bin/env python3
+import hashlib, sys
+args = sys.argv[1:]
+if args == ["--version"]:
+    print("nvcc: fake\\nCuda compilation tools, release 13.4, V13.4.92\\nBuild fake"); sys.exit(0)
+source = open(args[-1]).read()
+if "boom" in source:
+    print("error: boom in the kernel", file=sys.stderr); sys.exit(1)
+open(args[args.index("-o") + 1], "wb").write(b"CUBIN " + hashlib.sha256(source.encode()).digest())
+'''
+
+
+def wrapper_source(directory, instantiation: str, name="op.tmp.cu", header="op.cuh"):
+    """What TileGym's compile_cuda_to_cubin writes: the header included by name, one instantiation."""
+    cu = directory / name
+    cu.write_text(f'// Auto-generated wrapper for {header}\n#include "{header}"\n\n'
+                  f"// Explicit template instantiations\n{instantiation}\n")
+    return cu
+
+
+def stand_in(env, *args, cwd=None):
+    return subprocess.run([sys.executable, str(STAND_IN), *args], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=cwd)
+
+
+def test_tilecpp_stand_in_serves_a_hit_and_fails_loudly_on_a_miss(tmp_path):
+    """The pack is keyed by flags, wrapper text and header contents, not by paths: a hit from another include
+    directory and output path gets the stored cubin; a recorded compile failure fails again the same way;
+    another instantiation, another arch or a changed header is a miss (exit 2, one line naming it, a miss-log
+    entry)."""
+    fake = tmp_path / "nvcc"
+    fake.write_text(FAKE_NVCC)
+    fake.chmod(0o755)
+    headers = tmp_path / "headers"
+    headers.mkdir()
+    (headers / "op.cuh").write_text("template <typename T, int B> __tile_global__ void k(T*);\n")
+    pack, misses = tmp_path / "pack", tmp_path / "misses.jsonl"
+    env = dict(os.environ, TILECPP_PACK_DIR=str(pack), TILECPP_PACK_MISSES=str(misses))
+    env.pop("TILECPP_PACK_BUILD_NVCC", None)
+    inst = "template __tile_global__ void k<float, 64>(float*);"
+    flags = ["-tilecubin", "-arch=sm_90", "-std=c++20", "--tile-only"]
+
+    build = dict(env, TILECPP_PACK_BUILD_NVCC=str(fake))
+    cu = wrapper_source(tmp_path, inst)
+    made = stand_in(build, *flags, "-o", str(tmp_path / "a.cubin"), "-I", str(headers), str(cu))
+    assert made.returncode == 0, made.stderr
+    boom = wrapper_source(tmp_path, "template __tile_global__ void k<float, 7>(float*); // boom", "boom.cu")
+    assert stand_in(build, *flags, "-o", str(tmp_path / "b.cubin"), "-I", str(headers), str(boom)).returncode == 1
+    assert "release 13.4" in stand_in(env, "--version").stdout
+
+    # served on "another machine": other paths for the headers, the wrapper and the output
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "op.cuh").write_text((headers / "op.cuh").read_text())
+    cu2 = wrapper_source(elsewhere, inst)
+    hit = stand_in(env, *flags, "-o", str(elsewhere / "x.cubin"), "-I", str(elsewhere), str(cu2))
+    assert hit.returncode == 0, hit.stderr
+    assert (elsewhere / "x.cubin").read_bytes() == (tmp_path / "a.cubin").read_bytes()
+    again = stand_in(env, *flags, "-o", str(elsewhere / "y.cubin"), "-I", str(headers), str(boom))
+    assert again.returncode == 1 and "boom in the kernel" in again.stderr
+    assert not misses.exists()
+
+    other = wrapper_source(elsewhere, "template __tile_global__ void k<float, 128>(float*);", "other.cu")
+    cases = [(flags, other), (["-tilecubin", "-arch=sm_100", "-std=c++20", "--tile-only"], cu2)]
+    for case_flags, source in cases:
+        miss = stand_in(env, *case_flags, "-o", str(elsewhere / "z.cubin"), "-I", str(elsewhere), str(source))
+        assert miss.returncode == tilecpp_nvcc_miss_rc(), miss.stderr
+        [line] = miss.stderr.strip().splitlines()
+        assert line.startswith(f"tilecpp pack {pack} has no cubin for ") and "scripts/tilecpp_pack.sh" in line
+    (elsewhere / "op.cuh").write_text("// another TileGym release\n" + (headers / "op.cuh").read_text())
+    changed = stand_in(env, *flags, "-o", str(elsewhere / "z.cubin"), "-I", str(elsewhere), str(cu2))
+    assert changed.returncode == tilecpp_nvcc_miss_rc()
+    logged = [json.loads(line) for line in misses.read_text().splitlines()]
+    assert [m["arch"] for m in logged] == ["sm_90", "sm_100", "sm_90"]
+    assert logged[0]["instantiation"] == "template __tile_global__ void k<float, 128>(float*);"
+
+    log = tilecpp_backend.MissLog({"TILECPP_PACK_MISSES": str(misses)})
+    assert log.since(3) is None
+    assert log.since(1) == ("the tilecpp pack has no cubin for sm_100 "
+                            "`template __tile_global__ void k<float, 64>(float*);` (and 1 more)")
+
+
+def tilecpp_nvcc_miss_rc() -> int:
+    import tilecpp_nvcc
+
+    return tilecpp_nvcc.MISS_RC
+
+
+def test_tilecpp_is_unavailable_with_the_reason_without_a_pack(tmp_path):
+    assert tilecpp_backend.unavailable_reason({}).startswith("no tilecpp pack (TILECPP_PACK_DIR")
+    env = {"TILECPP_PACK_DIR": str(tmp_path)}
+    tilecpp_backend.prepare(env)
+    assert env["TILECPP_NVCC_PATH"] == str(STAND_IN) and env["TILECPP_PACK_MISSES"]
+    assert "is not a tilecpp pack" in tilecpp_backend.unavailable_reason(env)
+    (tmp_path / "nvcc-version.txt").write_text("Cuda compilation tools, release 13.4, V13.4.92\n")
+    assert tilecpp_backend.unavailable_reason(env, available=lambda: True) is None
+    assert "does not import (No module named 'cuda.core'" in tilecpp_backend.unavailable_reason(
+        env, import_error=ImportError("No module named 'cuda.core'"))
+    own = {"TILECPP_NVCC_PATH": "/usr/bin/true", "TILECPP_PACK_DIR": str(tmp_path)}
+    tilecpp_backend.prepare(own)  # a caller's own nvcc is kept
+    assert own["TILECPP_NVCC_PATH"] == "/usr/bin/true"
+    assert "finds no nvcc >= 13.3 at TILECPP_NVCC_PATH=/usr/bin/true" in tilecpp_backend.unavailable_reason(
+        own, available=lambda: False)
+
+    # through run.py, in a fresh process (TileGym reads the variables when it is imported)
+    out = tmp_path / "bench.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TILECPP_")}
+    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--op", "relu", "--tiny", "--device", "cpu",
+                             "--reps", "2", "--backends", "tilecpp", "pytorch", "--out", str(out)],
+                            env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    op = json.loads(out.read_text())["ops"]["relu"]
+    assert op["backends"]["tilecpp"].startswith("unavailable: no tilecpp pack"), op["backends"]
+    [entry] = op["configs"]
+    assert entry["results"]["tilecpp"]["status"] == "unavailable" and entry["results"]["pytorch"]["status"] == "ok"
+
+
+def test_tilecpp_softmax_is_measured_once_per_shape():
+    """TileGym's tilecpp softmax takes no variant flags: its variants are one call, shared like pytorch's."""
+    spec = C.OPS["softmax"]
+    assert "tilecpp" in spec.variantless and "cutile" not in spec.variantless
+    assert "tilecpp" in C.OPS["matmul"].backends and "tilecpp" in C.OPS["bmm"].backends
+    assert "tilecpp" in summary.BASELINES and "vs tilecpp" in summary.table({"ops": {}, "families": {}})
+
+
+def tilecpp_nvcc_path():
+    """A real nvcc >= 13.3 for CUDA Tile C++: TILECPP_BUILD_NVCC, else scripts/tilecpp_pack.sh's install."""
+    path = os.environ.get("TILECPP_BUILD_NVCC") or \
+        Path(__file__).resolve().parents[2] / ".toolchain" / "tilecpp" / "python" / "nvidia" / "cu13" / "bin" / "nvcc"
+    return str(path) if Path(path).is_file() else None
+
+
+@pytest.mark.skipif(tilecpp_nvcc_path() is None,
+                    reason="no CUDA Tile C++ nvcc here (scripts/tilecpp_pack.sh --install installs it)")
+def test_tilecpp_pack_compiles_relu_to_an_sm_90_cubin_that_tilegym_is_then_served(tmp_path):
+    """The AOT path without a GPU: TileGym's tilecpp relu wrapper, run on meta tensors, compiles its kernel with
+    the real nvcc into the pack (an sm_90 CUDA ELF); a second pass with no compiler finds every compile in the
+    pack (no miss)."""
+    pytest.importorskip("tilegym.ops.tilecpp", reason="needs tilegym")
+    pack = tmp_path / "pack"
+    script = [sys.executable, str(BENCH / "tilecpp_pack.py"), "--pack", str(pack), "--op", "relu", "--tiny"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TILECPP_")}
+    made = subprocess.run([*script, "--nvcc", tilecpp_nvcc_path()], env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert made.returncode == 0, made.stdout + made.stderr[-3000:]
+    [line] = [json.loads(x) for x in made.stdout.splitlines() if x.startswith("{")]
+    assert line["op"] == "relu" and line["calls"] == 2 and line["new_compiles"] == 1 and line["errors"] == []
+    [cubin] = (pack / "entries").glob("*.cubin")
+    data = cubin.read_bytes()
+    assert data[:4] == b"\x7fELF" and int.from_bytes(data[18:20], "little") == 190  # EM_CUDA
+    assert (int.from_bytes(data[48:52], "little") >> 8) & 0xFF == 90  # e_flags: the SM version in bits 8-15
+    entry = json.loads(cubin.with_suffix(".json").read_text())
+    assert entry["arch"] == "sm_90" and entry["rc"] == 0 and "relu" in entry["instantiation"]
+    assert "release 13." in (pack / "nvcc-version.txt").read_text()
+
+    misses = tmp_path / "misses.jsonl"
+    served = subprocess.run([*script, "--nvcc", "serve"], env=dict(env, TILECPP_PACK_MISSES=str(misses)),
+                            capture_output=True, text=True, timeout=300)
+    assert served.returncode == 0, served.stdout + served.stderr[-3000:]
+    assert not misses.exists() or misses.read_text() == ""

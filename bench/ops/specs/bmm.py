@@ -59,5 +59,5 @@ SPEC = OpSpec(
     check=_check,
     amount=lambda p, x: 2 * p["Q"] * p["M"] * p["N"] * p["K"],
     # TileGym has no Triton bmm, and no TILEGYM_DISABLE_AUTOTUNE branch in it (untuned would be tuned)
-    backends=("cutile-cpp", "cutile", "pytorch"),
+    backends=("cutile-cpp", "cutile", "tilecpp", "pytorch"),
 )

@@ -52,5 +52,5 @@ SPEC = OpSpec(
     check=_check,
     amount=lambda p, x: 2 * p["M"] * p["N"] * p["K"],
     variant_params=("static_persistent",),
-    backends=("cutile-cpp", "cutile", "pytorch"),
+    backends=("cutile-cpp", "cutile", "tilecpp", "pytorch"),
 )

@@ -24,6 +24,8 @@ def _build(p, device):
 def _call(backend, p, x):
     if backend == "pytorch":
         return lambda: reference(x["x"])
+    if backend == "tilecpp":  # one kernel, TMA rows chosen from the shape; takes no variant flags
+        return tilegym_call("softmax", backend, x["x"])
     tma, chunked, multi_wave = VARIANTS[p["variant"]]
     return tilegym_call("softmax", backend, x["x"], use_tma=tma, use_chunked=chunked, use_multi_wave=multi_wave)
 
@@ -47,4 +49,6 @@ SPEC = OpSpec(
     check=lambda out, p, x: close(1e-2, 1e-2)(out, reference(x["x"])),
     amount=lambda p, x: 2 * numel_bytes(x["x"]),
     variant_params=("variant",),
+    # TileGym's tilecpp softmax has no variants (its use_tma is ignored): measured once per shape
+    variantless=("pytorch", "triton", "tilecpp"),
 )
