@@ -30,6 +30,8 @@ def prepare(environ=os.environ) -> None:
     gives the stand-in a miss log; call it before importing tilegym."""
     if environ.get("TILECPP_PACK_DIR") and not environ.get("TILECPP_NVCC_PATH"):
         environ["TILECPP_NVCC_PATH"] = str(STAND_IN)
+        if not os.access(STAND_IN, os.X_OK):  # a copy of the tree that lost the mode bits
+            os.chmod(STAND_IN, STAND_IN.stat().st_mode | 0o111)
     if environ.get("TILECPP_NVCC_PATH") == str(STAND_IN) and not environ.get("TILECPP_PACK_MISSES"):
         fd, path = tempfile.mkstemp(prefix="tilecpp-misses-", suffix=".jsonl")
         os.close(fd)
