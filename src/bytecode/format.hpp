@@ -101,6 +101,11 @@ enum class DebugTag : uint64_t {
 inline constexpr uint8_t kFuncPrivate = 0x01;
 inline constexpr uint8_t kFuncEntry = 0x02;
 inline constexpr uint8_t kFuncHasHints = 0x04;
+/// From 13.5 bits 1..3 are the function's form: 0x02 kernel entry, 0x04 extern implementation (the SIMT
+/// preview), 0x08 a testing form; a kernel always carries its hints and its argument attributes, each a
+/// self-contained attribute, after the location index.
+inline constexpr uint8_t kFuncFormMask13_5 = 0x0E;
+inline constexpr uint8_t kFuncExternImpl13_5 = 0x04;
 
 /// Bytes of one element in dense constant storage (bit width rounded up to bytes; i1 is bit-packed and
 /// reported as 1 here for the splat case).

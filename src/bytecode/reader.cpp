@@ -163,6 +163,11 @@ void Decoder::read_header() {
   if (v < ir::kOldestVersion)
     throw UserError("bytecode version " + v.str() + " is older than the oldest this reader knows (" +
                     ir::kOldestVersion.str() + ")");
+  const uint16_t tag = static_cast<uint16_t>(file_[10] | (file_[11] << 8));
+  if (v >= ir::v13_5 && (tag & 1))
+    ByteReader::fail_at(10, "the header marks preview content (13.5 --preview features), which cannot be read");
+  if (v >= ir::v13_5 && tag != 0)
+    ByteReader::fail_at(10, "the header's tag has unknown bits (" + std::to_string(tag) + ")");
   version_ = v;
 }
 
@@ -277,6 +282,14 @@ Type Decoder::parse_type(const Entry& entry, uint64_t index, int depth) {
     if (f & ~allowed) fail("unknown type flags " + hex(f));
     return f;
   };
+  auto ptr_attr = [&]() -> ir::PtrAttr {
+    const size_t at = r.offset();
+    const uint64_t a = r.varint("ptr_attr");
+    if (a > static_cast<uint64_t>(ir::PtrAttr::multicast))
+      ByteReader::fail_at(at, "unknown ptr_attr value " + std::to_string(a));
+    if (a != 0) need_version(ir::v13_5, "ptr_attr " + std::string(ir::ptr_attr_name(static_cast<ir::PtrAttr>(a))));
+    return static_cast<ir::PtrAttr>(a);
+  };
   auto check_tile_shape = [&](const std::vector<int32_t>& shape, const Type& tv) {
     if (shape.empty() || static_cast<int64_t>(shape.size()) != tv.rank())
       fail("view tile rank " + std::to_string(shape.size()) + " must be at least 1 and equal the tensor_view rank " +
@@ -301,9 +314,9 @@ Type Decoder::parse_type(const Entry& entry, uint64_t index, int depth) {
   } else {
     switch (static_cast<TypeTag>(tag)) {
       case TypeTag::pointer: {
-        const uint64_t f = version_ >= ir::v13_4 ? flags(0) : 0;
-        (void)f;
-        result = Type::pointer(sub_type("pointee", TypeKind::element));
+        const uint64_t f = version_ >= ir::v13_4 ? flags(1) : 0;
+        Type pointee = sub_type("pointee", TypeKind::element);
+        result = Type::pointer(std::move(pointee), f ? std::optional(ptr_attr()) : std::nullopt);
         break;
       }
       case TypeTag::tile: {
@@ -321,7 +334,7 @@ Type Decoder::parse_type(const Entry& entry, uint64_t index, int depth) {
         break;
       }
       case TypeTag::tensor_view: {
-        if (version_ >= ir::v13_4) flags(0);
+        const uint64_t f = version_ >= ir::v13_4 ? flags(1) : 0;
         Type elem = sub_type("tensor_view element type", TypeKind::element);
         std::vector<int64_t> shape = i64s("tensor_view rank");
         std::vector<int64_t> strides = i64s("tensor_view stride count");
@@ -330,7 +343,8 @@ Type Decoder::parse_type(const Entry& entry, uint64_t index, int depth) {
           if (d <= 0 && d != ir::kDynamic) fail("tensor_view extent " + std::to_string(d) + " is not positive");
         for (int64_t s : strides)
           if (s <= 0 && s != ir::kDynamic) fail("tensor_view stride " + std::to_string(s) + " is not positive");
-        result = Type::tensor_view(std::move(elem), std::move(shape), std::move(strides));
+        const std::optional<ir::PtrAttr> attr = f ? std::optional(ptr_attr()) : std::nullopt;
+        result = Type::tensor_view(std::move(elem), std::move(shape), std::move(strides), attr);
         break;
       }
       case TypeTag::partition_view: {
@@ -583,7 +597,7 @@ const DebugAttr& Decoder::debug_attr(uint64_t index, size_t at) {
     case DebugTag::file: nfields = 2; break;
     case DebugTag::lexical_block: nfields = 4; break;
     case DebugTag::loc: nfields = 4; break;
-    case DebugTag::subprogram: nfields = 6; break;
+    case DebugTag::subprogram: nfields = version_ >= ir::v13_5 ? 7 : 6; break;  // 13.5 adds a flags field
     case DebugTag::call_site: nfields = 2; break;
     default: ByteReader::fail_at(e.offset, "unknown debug attribute tag " + std::to_string(tag));
   }
@@ -915,20 +929,38 @@ void Decoder::read_functions() {
         ByteReader::fail_at(sig_at, "function '" + function_name_ + "' has a non-tile parameter " + p.str());
     const size_t flags_at = r.offset();
     const uint8_t flags = r.byte("function flags");
+    const bool form_13_5 = version_ >= ir::v13_5;
+    if (form_13_5 && (flags & kFuncFormMask13_5) == kFuncExternImpl13_5)
+      ByteReader::fail_at(flags_at, "function '" + function_name_ +
+                                        "' is an extern implementation (13.5 SIMT preview), which cannot be read");
     if (!(flags & kFuncEntry))
       ByteReader::fail_at(flags_at, "function '" + function_name_ + "' is not an entry (flags " + std::to_string(flags) +
                                         "): only entry functions can be read");
-    if (flags & ~(kFuncEntry | kFuncHasHints))
+    if (flags & ~(form_13_5 ? kFuncEntry : (kFuncEntry | kFuncHasHints)))
       ByteReader::fail_at(flags_at, "function '" + function_name_ + "' has unsupported flags " + std::to_string(flags));
     const size_t loc_at = r.offset();
     const uint64_t loc_idx = r.varint("function location index");
     std::optional<Attribute> hints;
-    if (flags & kFuncHasHints) {
+    if (form_13_5 || (flags & kFuncHasHints)) {
       const size_t h_at = r.offset();
       Attribute h = read_self_contained(r, 0, false);
       if (h.kind != AttrKind::optimization_hints)
         ByteReader::fail_at(h_at, "function '" + function_name_ + "' hints must be an OptimizationHints attribute");
-      hints = std::move(h);
+      if (!form_13_5 || !h.entries.empty()) hints = std::move(h);
+    }
+    if (form_13_5) {
+      // Argument attributes: an array with one dictionary per parameter, or empty. cutile keeps none, so
+      // only empty dictionaries are accepted.
+      const size_t a_at = r.offset();
+      const Attribute args = read_self_contained(r, 0, false);
+      const bool empty_dicts =
+          args.kind == AttrKind::array &&
+          (args.elements.empty() || args.elements.size() == sig.inputs().size()) &&
+          std::all_of(args.elements.begin(), args.elements.end(),
+                      [](const Attribute& d) { return d.kind == AttrKind::dictionary && d.entries.empty(); });
+      if (!empty_dicts)
+        ByteReader::fail_at(a_at, "function '" + function_name_ +
+                                      "' argument attributes must be an array of empty dictionaries, one per parameter");
     }
     const uint64_t body_len = r.varint("function body length");
     if (body_len > r.remaining())

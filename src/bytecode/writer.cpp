@@ -97,6 +97,8 @@ class Encoder {
   void write_self_contained(ByteWriter& w, const Attribute& a);
   void write_array_body(ByteWriter& w, const Attribute& a);
   void write_hints_body(ByteWriter& w, const Attribute& hints, bool on_entry);
+  void write_ptr_attr_flags(ByteWriter& w, const Type& t);
+  void write_ptr_attr_value(ByteWriter& w, const Type& t);
   void write_inline_attr(ByteWriter& w, const ir::Operation& op, const ir::AttrSpec& spec, const Attribute& a);
 
   // Bodies.
@@ -153,6 +155,17 @@ uint64_t Encoder::type_index(const Type& t) {
   return id;
 }
 
+// 13.4+: pointer and tensor_view types lead with a flags varint (bit 0: a ptr_attr follows the payload).
+void Encoder::write_ptr_attr_flags(ByteWriter& w, const Type& t) {
+  const std::optional<ir::PtrAttr> a = t.ptr_attr();
+  if (a) require_version(*a == ir::PtrAttr::none ? ir::v13_4 : ir::v13_5, "type " + t.str());
+  if (version_ >= ir::v13_4) w.varint(a ? 1 : 0);
+}
+
+void Encoder::write_ptr_attr_value(ByteWriter& w, const Type& t) {
+  if (const std::optional<ir::PtrAttr> a = t.ptr_attr()) w.varint(static_cast<uint64_t>(*a));
+}
+
 std::vector<uint8_t> Encoder::type_entry(const Type& t) {
   ByteWriter w;
   auto tag = [&](TypeTag tg) { w.varint(static_cast<uint64_t>(tg)); };
@@ -178,8 +191,9 @@ std::vector<uint8_t> Encoder::type_entry(const Type& t) {
     case TypeKind::pointer: {
       const uint64_t pointee = type_index(t.element());
       tag(TypeTag::pointer);
-      if (version_ >= ir::v13_4) w.varint(0);  // no ptrAttr
+      write_ptr_attr_flags(w, t);
       w.varint(pointee);
+      write_ptr_attr_value(w, t);
       break;
     }
     case TypeKind::tile: {
@@ -195,10 +209,11 @@ std::vector<uint8_t> Encoder::type_entry(const Type& t) {
         fail("tensor_view " + t.str() + " has " + std::to_string(t.shape().size()) + " dims but " +
              std::to_string(t.strides().size()) + " strides");
       tag(TypeTag::tensor_view);
-      if (version_ >= ir::v13_4) w.varint(0);
+      write_ptr_attr_flags(w, t);
       w.varint(elem);
       i64s(t.shape());
       i64s(t.strides());
+      write_ptr_attr_value(w, t);
       break;
     }
     case TypeKind::partition_view: {
@@ -473,6 +488,7 @@ uint64_t Encoder::subprogram_for(const ir::Function& f, const ir::Location& loc)
   sp.varint(string_index(f.name()));  // linkage name: tileiras requires it to equal the function name
   sp.varint(cu_id);
   sp.varint(loc.line);
+  if (version_ >= ir::v13_5) sp.varint(0);  // 13.5: subprogram flags, none
   return debug_index(std::move(sp.bytes()));
 }
 
@@ -673,7 +689,16 @@ void Encoder::encode_function(ByteWriter& out, const ir::Function& f) {
 
   uint8_t flags = kFuncEntry;
   ByteWriter hints;
-  if (f.hints() && !f.hints()->entries.empty()) {
+  const bool has_hints = f.hints() && !f.hints()->entries.empty();
+  if (version_ >= ir::v13_5) {
+    // 13.5: a kernel always carries its hints (possibly none) and its argument attributes (none: an
+    // empty array), with no flags bit for either.
+    hints.varint(static_cast<uint64_t>(AttrTag::optimization_hints));
+    if (has_hints) write_hints_body(hints, *f.hints(), true);
+    else hints.varint(0);
+    hints.varint(static_cast<uint64_t>(AttrTag::array));
+    hints.varint(0);
+  } else if (has_hints) {
     flags |= kFuncHasHints;
     hints.varint(static_cast<uint64_t>(AttrTag::optimization_hints));
     write_hints_body(hints, *f.hints(), true);

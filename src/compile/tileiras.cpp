@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// As listed by `tileiras --help` (13.4); which of them a bytecode version may target is tileiras' call.
+// As listed by `tileiras --help` (13.4 and 13.5 list the same); which of them a bytecode version may target is tileiras' call.
 constexpr std::array<std::string_view, 12> kGpuNames{"sm_80",  "sm_86",  "sm_87",  "sm_88",
                                                      "sm_89",  "sm_90",  "sm_100", "sm_103",
                                                      "sm_107", "sm_110", "sm_120", "sm_121"};

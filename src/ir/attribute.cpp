@@ -20,6 +20,7 @@ constexpr std::array<std::string_view, 10> kAtomicMode = {"and", "or", "xor", "a
                                                           "max", "min", "umax", "umin", "xchg"};
 constexpr std::array<std::string_view, 5> kMemoryOrdering = {"weak", "relaxed", "acquire", "release", "acq_rel"};
 constexpr std::array<std::string_view, 3> kScope = {"tl_blk", "device", "sys"};
+constexpr std::array<std::string_view, 8> kMultimemReduction = {"add", "min", "max", "and", "or", "xor", "umin", "umax"};
 
 template <size_t N>
 std::string_view pick(const std::array<std::string_view, N>& names, int64_t v) {
@@ -44,6 +45,7 @@ std::string_view enum_keyword(EnumKind kind, int64_t value) {
     case EnumKind::atomic_mode: return pick(kAtomicMode, value);
     case EnumKind::memory_ordering: return pick(kMemoryOrdering, value);
     case EnumKind::memory_scope: return pick(kScope, value);
+    case EnumKind::multimem_reduction: return pick(kMultimemReduction, value);
   }
   return {};
 }
@@ -58,6 +60,7 @@ int64_t enum_size(EnumKind kind, Version version) {
     case EnumKind::atomic_mode: return kAtomicMode.size();
     case EnumKind::memory_ordering: return kMemoryOrdering.size();
     case EnumKind::memory_scope: return kScope.size();
+    case EnumKind::multimem_reduction: return version >= v13_5 ? kMultimemReduction.size() : 0;
   }
   return 0;
 }

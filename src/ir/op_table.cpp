@@ -76,6 +76,17 @@ constexpr AttrSpec kViewMemory[] = {enum_attr("memory_ordering_semantics", K::me
                                     optional_enum("memory_scope", K::memory_scope),
                                     {"optimization_hints", E::hints, K::signedness, true},
                                     {"inbounds", E::bool_array, K::signedness, false, v13_4, 0, true}};
+// 13.5 gives atomic_red_view_tko the view ops' `inbounds` list.
+constexpr AttrSpec kAtomicRedViewAttrs[] = {enum_attr("memory_ordering_semantics", K::memory_ordering),
+                                            enum_attr("memory_scope", K::memory_scope), enum_attr("mode", K::atomic_mode),
+                                            {"inbounds", E::bool_array, K::signedness, false, v13_5, 0, true}};
+constexpr AttrSpec kMultimemReduceMemory[] = {
+    enum_attr("memory_ordering_semantics", K::memory_ordering), optional_enum("memory_scope", K::memory_scope),
+    defaulted_enum("reduction", K::multimem_reduction, 0),
+    {"inbounds", E::bool_array, K::signedness, false, v13_1, 0, true}};
+constexpr AttrSpec kMultimemStoreMemory[] = {
+    enum_attr("memory_ordering_semantics", K::memory_ordering), optional_enum("memory_scope", K::memory_scope),
+    {"inbounds", E::bool_array, K::signedness, false, v13_1, 0, true}};
 constexpr AttrSpec kAtomicCas[] = {enum_attr("memory_ordering_semantics", K::memory_ordering),
                                    enum_attr("memory_scope", K::memory_scope)};
 constexpr AttrSpec kAtomicRmw[] = {enum_attr("memory_ordering_semantics", K::memory_ordering),
@@ -111,6 +122,8 @@ constexpr OperandSpec kLoadView[] = {{"view"}, {"index", A::variadic}, {"token",
 constexpr OperandSpec kStoreView[] = {{"tile"}, {"view"}, {"index", A::variadic}, {"token", A::optional}};
 constexpr OperandSpec kAtomicRedView[] = {{"view"}, {"index", A::variadic}, {"value"},
                                           {"token", A::optional}};
+constexpr OperandSpec kMultimemLoadReduce[] = {{"view"}, {"index", A::variadic}, {"token", A::optional}};
+constexpr OperandSpec kMultimemStore[] = {{"view"}, {"tile"}, {"index", A::variadic}, {"token", A::optional}};
 constexpr OperandSpec kAtomicCasOps[] = {{"pointers"}, {"cmp"}, {"val"}, {"mask", A::optional},
                                          {"token", A::optional}};
 constexpr OperandSpec kAtomicRmwOps[] = {{"pointers"}, {"arg"}, {"mask", A::optional},
@@ -305,7 +318,7 @@ std::vector<OpSpec> build_table() {
       pure(fixed(O::make_strided_view, "make_strided_view", 1, operands(kTensorViewOperand), no_attrs(), v13_3)),
       since(with_attrs(attr_sized(variadic(O::atomic_red_view_tko, "atomic_red_view_tko", 1,
                                            operands(kAtomicRedView))),
-                       attrs(kAtomicRmw)),
+                       attrs(kAtomicRedViewAttrs)),
             v13_3),
       [] {
         OpSpec s = since(variadic(O::insert, "insert", 1, operands(kInsert)), v13_4);
@@ -317,6 +330,22 @@ std::vector<OpSpec> build_table() {
       fixed(O::gdc_wait_tko, "gdc_wait_tko", 1, operands(kOptionalToken), no_attrs(), v13_4),
       since(with_operands(unary(O::fpowi, "fpowi"), operands(kPow)), v13_4),
       fixed(O::memory_fence_alias_tko, "memory_fence_alias_tko", 1, operands(kToken), no_attrs(), v13_4),
+      since(with_attrs(attr_sized(variadic(O::multimem_load_reduce_view_tko, "multimem_load_reduce_view_tko", 2,
+                                           operands(kMultimemLoadReduce))),
+                       attrs(kMultimemReduceMemory)),
+            v13_5),
+      [] {
+        OpSpec s = since(with_attrs(attr_sized(variadic(O::multimem_reduce_view_tko, "multimem_reduce_view_tko", 1,
+                                                        operands(kMultimemStore))),
+                                    attrs(kMultimemReduceMemory)),
+                         v13_5);
+        s.operand_flags_first = true;
+        return s;
+      }(),
+      since(with_attrs(attr_sized(variadic(O::multimem_store_view_tko, "multimem_store_view_tko", 1,
+                                           operands(kMultimemStore))),
+                       attrs(kMultimemStoreMemory)),
+            v13_5),
   };
   std::sort(t.begin(), t.end(), [](const OpSpec& a, const OpSpec& b) { return a.opcode < b.opcode; });
   return t;
@@ -350,9 +379,9 @@ std::vector<FlagItem> flag_items(const OpSpec& s) {
   if (s.attr_sized_operands)
     for (size_t i = 0; i < s.operands.size(); ++i)
       if (s.operands[i].arity == Arity::optional) items.push_back({false, i, s.operands[i].since});
-  std::stable_sort(items.begin(), items.end(), [](const FlagItem& a, const FlagItem& b) {
+  std::stable_sort(items.begin(), items.end(), [&s](const FlagItem& a, const FlagItem& b) {
     if (a.since != b.since) return a.since < b.since;
-    return a.is_attr && !b.is_attr;
+    return s.operand_flags_first ? (!a.is_attr && b.is_attr) : (a.is_attr && !b.is_attr);
   });
   return items;
 }

@@ -512,6 +512,7 @@ bool names_results(Opcode op) {
     case Opcode::load_ptr_tko:
     case Opcode::atomic_rmw_tko:
     case Opcode::atomic_cas_tko:
+    case Opcode::multimem_load_reduce_view_tko:
       return true;
     default:
       return false;
@@ -562,6 +563,9 @@ std::vector<std::string> suggested_result_names(const Operation& op) {
       break;
     case Opcode::load_view_tko:
       set_all({"tile", "result_token"});
+      break;
+    case Opcode::multimem_load_reduce_view_tko:
+      set_all({"reduced_values", "result_token"});
       break;
     case Opcode::load_ptr_tko:
     case Opcode::atomic_rmw_tko:
@@ -1085,8 +1089,14 @@ std::string OpPrinter::body_of(const Operation& op, int level) {
       };
       std::string out = name + " " + r(0) + ", shape = [" + mixed(tv.shape(), dyn_shape) + "], strides = [" +
                         mixed(tv.strides(), dyn_strides) + "] : ";
+      // 13.5 printers name the base's type when its pointer carries a ptr_attr.
+      const Type base = single(op, 0)->type();
+      const bool typed_base = base.is(TypeKind::tile) && base.element().is(TypeKind::pointer) &&
+                              base.element().ptr_attr().has_value();
+      if (typed_base) out += base.str();
       if (!dyn_shape.empty() || !dyn_strides.empty())
-        out += (dyn_shape.empty() ? dyn_strides : dyn_shape).front()->type().str() + " -> ";
+        out += (typed_base ? ", " : "") + (dyn_shape.empty() ? dyn_strides : dyn_shape).front()->type().str();
+      if (typed_base || !dyn_shape.empty() || !dyn_strides.empty()) out += " -> ";
       return out + tv.str();
     }
     case O::make_partition_view:
@@ -1111,10 +1121,33 @@ std::string OpPrinter::body_of(const Operation& op, int level) {
       return out + " : " + operand_type(0) + ", " + operand_type(1) + index_types(group(op, 2)) + " -> " +
              result_type();
     }
+    // 13.5 multimem view ops; a non-default reduction is printed in the attribute dictionary, as the
+    // official printer does.
+    case O::multimem_load_reduce_view_tko:
+    case O::multimem_reduce_view_tko:
+    case O::multimem_store_view_tko: {
+      const bool load = op.opcode() == O::multimem_load_reduce_view_tko;
+      const size_t index_group = load ? 1 : 2;
+      std::string out = name + memory_words(op) + " " + r(0) + (load ? "" : ", " + r(1)) + "[" +
+                        refs(group(op, index_group)) + "]";
+      Value* token = optional(op, index_group + 1);
+      if (token) out += " token = " + names_.ref(token);
+      // The official printer leaves a space for the inbounds list even when it prints none.
+      const std::string bounds = inbounds(op);
+      out += " " + (bounds.empty() ? bounds : bounds.substr(1)) + " ";
+      const int64_t kind = op.spec().find_attr("reduction") ? op.enum_attr_or_default("reduction") : 0;
+      if (kind != 0)
+        out += "attributes {reduction = #cuda_tile.multimem_reduction_kind<" +
+               std::string(enum_keyword(EnumKind::multimem_reduction, kind)) + ">} ";
+      out += ": " + operand_type(0) + (load ? "" : ", " + operand_type(1)) + index_types(group(op, index_group)) +
+             (token ? ", token" : "") + " -> " + result_type(0);
+      return load ? out + ", " + result_type(1) : out;
+    }
     case O::atomic_red_view_tko: {
       std::string out = name + memory_words(op) + " " + r(0) + "[" + refs(group(op, 1)) + "], " +
                         enum_word(op, "mode") + ", " + r(2);
       if (Value* token = optional(op, 3)) out += " token = " + names_.ref(token);
+      out += inbounds(op);
       return out + " : " + operand_type(2) + ", " + operand_type(0) + index_types(group(op, 1)) + " -> " +
              result_type();
     }

@@ -18,6 +18,7 @@ struct TypeStorage {
   std::vector<int32_t> dim_map;       // partition / strided views
   std::vector<int32_t> traversal_strides;
   std::optional<PaddingValue> padding;
+  std::optional<PtrAttr> ptr_attr;    // pointer, tensor_view (13.4+)
   int32_t sparse_dim = 0;
   std::vector<Type> inputs, results;  // function
   size_t hash = 0;
@@ -61,6 +62,7 @@ size_t compute_hash(const TypeStorage& s) {
   h = hash_range(h, s.dim_map);
   h = hash_range(h, s.traversal_strides);
   h = combine(h, s.padding ? static_cast<size_t>(*s.padding) + 1 : 0);
+  h = combine(h, s.ptr_attr ? static_cast<size_t>(*s.ptr_attr) + 1 : 0);
   h = combine(h, static_cast<size_t>(s.sparse_dim));
   for (const Type& t : s.inputs) h = combine(h, t.hash());
   h = combine(h, 0xabc);
@@ -110,6 +112,11 @@ bool is_arithmetic_float(ElementType e) {
 }
 Version element_type_since(ElementType e) { return info(e).since; }
 
+std::string_view ptr_attr_name(PtrAttr a) {
+  static constexpr std::array<std::string_view, 3> names = {"none", "unicast", "multicast"};
+  return names.at(static_cast<size_t>(a));
+}
+
 std::string_view padding_value_name(PaddingValue p) {
   static constexpr std::array<std::string_view, 5> names = {"zero", "neg_zero", "nan", "pos_inf", "neg_inf"};
   return names.at(static_cast<size_t>(p));
@@ -135,9 +142,10 @@ Type Type::element(ElementType e) {
   return make(std::move(s));
 }
 
-Type Type::pointer(Type pointee) {
+Type Type::pointer(Type pointee, std::optional<PtrAttr> ptr_attr) {
   TypeStorage s{TypeKind::pointer};
   s.inner = std::move(pointee);
+  s.ptr_attr = ptr_attr;
   return make(std::move(s));
 }
 
@@ -148,8 +156,10 @@ Type Type::tile(std::vector<int64_t> shape, Type element) {
   return make(std::move(s));
 }
 
-Type Type::tensor_view(Type element, std::vector<int64_t> shape, std::vector<int64_t> strides) {
+Type Type::tensor_view(Type element, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                       std::optional<PtrAttr> ptr_attr) {
   TypeStorage s{TypeKind::tensor_view};
+  s.ptr_attr = ptr_attr;
   s.inner = std::move(element);
   s.shape = std::move(shape);
   s.strides = std::move(strides);
@@ -222,6 +232,7 @@ Type Type::element() const {
 
 const std::vector<int64_t>& Type::shape() const { return storage().shape; }
 const std::vector<int64_t>& Type::strides() const { return storage().strides; }
+std::optional<PtrAttr> Type::ptr_attr() const { return storage().ptr_attr; }
 const std::vector<int32_t>& Type::tile_shape() const { return storage().tile_shape; }
 const std::vector<int32_t>& Type::dim_map() const { return storage().dim_map; }
 std::optional<PaddingValue> Type::padding() const { return storage().padding; }
@@ -261,11 +272,14 @@ std::string Type::str() const {
   };
   switch (s.kind) {
     case TypeKind::element: return std::string(element_type_name(s.element_type));
-    case TypeKind::pointer: return "ptr<" + s.inner.str() + ">";
+    case TypeKind::pointer:
+      return "ptr<" + s.inner.str() + (s.ptr_attr ? ", <" + std::string(ptr_attr_name(*s.ptr_attr)) + ">" : "") +
+             ">";
     case TypeKind::tile: return "tile<" + join_dims(s.shape) + s.inner.str() + ">";
     case TypeKind::tensor_view: {
       std::string out = "tensor_view<" + join_dims(s.shape) + s.inner.str();
       if (!s.shape.empty()) out += ", strides=[" + list(s.strides, ",") + "]";
+      if (s.ptr_attr) out += ", #cuda_tile.ptr_attr<" + std::string(ptr_attr_name(*s.ptr_attr)) + ">";
       return out + ">";
     }
     case TypeKind::partition_view:
@@ -296,7 +310,7 @@ bool Type::operator==(const Type& other) const {
   const TypeStorage& b = *other.storage_;
   return a.hash == b.hash && a.kind == b.kind && a.element_type == b.element_type && a.inner == b.inner &&
          a.shape == b.shape && a.strides == b.strides && a.tile_shape == b.tile_shape && a.dim_map == b.dim_map &&
-         a.traversal_strides == b.traversal_strides && a.padding == b.padding && a.sparse_dim == b.sparse_dim &&
+         a.traversal_strides == b.traversal_strides && a.padding == b.padding && a.ptr_attr == b.ptr_attr && a.sparse_dim == b.sparse_dim &&
          a.inputs == b.inputs && a.results == b.results;
 }
 

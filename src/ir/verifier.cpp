@@ -464,6 +464,10 @@ class Verifier {
         return check_atomic(op);
       case Opcode::atomic_red_view_tko:
         return check_atomic_red_view(op);
+      case Opcode::multimem_load_reduce_view_tko:
+      case Opcode::multimem_reduce_view_tko:
+      case Opcode::multimem_store_view_tko:
+        return check_multimem_view(op);
       case Opcode::if_:
         return check_if(op);
       case Opcode::for_:
@@ -509,7 +513,7 @@ std::string Diagnostic::str() const {
 
 std::vector<Diagnostic> check_module(const Module& module, Version version) {
   if (version < kOldestVersion || version > kNewestVersion)
-    throw UserError("unsupported bytecode version " + version.str() + " (expected 13.1 .. 13.4)");
+    throw UserError("unsupported bytecode version " + version.str() + " (expected 13.1 .. 13.5)");
   return verifier::Verifier(module, version).run();
 }
 

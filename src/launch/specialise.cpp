@@ -58,7 +58,7 @@ ir::Version bytecode_version() {
     const auto v = ir::parse_version(requested);
     if (!v || *v < ir::kOldestVersion || *v > ir::kNewestVersion)
       throw UserError(std::string("CUTILE_BYTECODE_VERSION=") + requested +
-                      " is not a version cutile writes (13.1 .. 13.4)");
+                      " is not a version cutile writes (13.1 .. 13.5)");
     return *v;
   }
   return ir::kDefaultVersion;

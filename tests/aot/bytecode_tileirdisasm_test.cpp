@@ -1,7 +1,8 @@
 // NVIDIA's tileirdisasm (its reader and verifier) accepts every module the bytecode writer produces, at
-// 13.3 and 13.4, and sees the debug locations we write.
+// 13.3, 13.4 and (with tileiras 13.5) 13.5, and sees the debug locations we write.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -42,12 +43,20 @@ class BytecodeTileirdisasm : public test_support::ToolchainTest {
     return compile::run_subprocess(argv, options);
   }
 
+  /// 13.3, 13.4, and 13.5 when the installed tileiras reads it.
+  std::vector<Version> versions() const {
+    std::vector<Version> out = {v13_3, v13_4};
+    const auto& listed = toolchain.bytecode_versions;
+    if (std::find(listed.begin(), listed.end(), v13_5) != listed.end()) out.push_back(v13_5);
+    return out;
+  }
+
   std::filesystem::path dir_;
 };
 
-TEST_F(BytecodeTileirdisasm, AcceptsEveryOpModuleAt13_3And13_4) {
+TEST_F(BytecodeTileirdisasm, AcceptsEveryOpModuleAtEachVersionItReads) {
   for (const test_support::OpModule& m : test_support::op_modules())
-    for (Version v : {v13_3, v13_4}) {
+    for (Version v : versions()) {
       if (v < m.version) continue;
       Module module = test_support::build_module(m);
       const auto result = disassemble(bytecode::write_bytecode(module, {v}), m.name + "_" + v.str(), false);
@@ -66,7 +75,7 @@ TEST_F(BytecodeTileirdisasm, SeesOurDebugLocations) {
   b.unary(Opcode::negf, x);
   b.set_location({});
   b.return_();
-  for (Version v : {v13_3, v13_4}) {
+  for (Version v : versions()) {
     const auto result = disassemble(bytecode::write_bytecode(m, {v}), "located_" + v.str(), true);
     ASSERT_TRUE(result.succeeded()) << result.stderr_text;
     const std::string& text = result.stdout_text;

@@ -84,7 +84,7 @@ TEST(BytecodeReaderErrors, BadMagic) {
 TEST(BytecodeReaderErrors, NewerVersion) {
   std::vector<uint8_t> b = negi();
   b[9] = 9;
-  EXPECT_EQ(read_error(b), "bytecode version 13.9 is newer than the newest this reader knows (13.4)");
+  EXPECT_EQ(read_error(b), "bytecode version 13.9 is newer than the newest this reader knows (13.5)");
   b[8] = 14;
   EXPECT_READ_ERROR(b, "unsupported bytecode major version 14");
 }
@@ -309,9 +309,34 @@ TEST(BytecodeWriterErrors, UnknownAttributeAndWrongGroups) {
   EXPECT_NE(write_error(g, v13_3).find("expected 2 operand groups, the op has 1"), std::string::npos);
 }
 
+// 13.5: the header's tag marks preview content, and unicast/multicast pointers are new.
+TEST(BytecodeReaderErrors, PreviewHeaderAt13_5) {
+  Module m;
+  Function& f = m.add_function("k", {});
+  Builder(f.entry_block()).return_();
+  std::vector<uint8_t> b = write_bytecode(m, {v13_5});
+  EXPECT_EQ(read_error(b), "");
+  b[10] = 1;
+  EXPECT_READ_ERROR(b, "byte offset 10: the header marks preview content");
+  b[10] = 2;
+  EXPECT_READ_ERROR(b, "the header's tag has unknown bits (2)");
+}
+
+TEST(BytecodeWriterErrors, MulticastPointerNeeds13_5) {
+  Module m;
+  Function& f = m.add_function("k", {Type::tile({}, Type::pointer(Type::element(ElementType::f32), PtrAttr::multicast))});
+  Builder(f.entry_block()).return_();
+  EXPECT_NE(write_error(m, v13_4).find("ptr<f32, <multicast>>"), std::string::npos) << write_error(m, v13_4);
+  EXPECT_EQ(write_error(m, v13_5), "");
+  // A 13.4 file cannot name multicast either: patch the 13.5 file's version byte.
+  std::vector<uint8_t> b = write_bytecode(m, {v13_5});
+  b[9] = 4;
+  EXPECT_READ_ERROR(b, "ptr_attr multicast");
+}
+
 TEST(BytecodeWriterErrors, UnsupportedVersion) {
   Module m;
-  EXPECT_EQ(write_error(m, Version{13, 5}), "cannot write bytecode version 13.5: supported versions are 13.1 to 13.4");
+  EXPECT_EQ(write_error(m, Version{13, 6}), "cannot write bytecode version 13.6: supported versions are 13.1 to 13.5");
 }
 
 }  // namespace

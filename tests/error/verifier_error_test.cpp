@@ -827,6 +827,38 @@ TEST(VerifierError, ReturnFromLoopNeeds13_4) {
   EXPECT_TRUE(check_module(k.module, v13_4).empty());
 }
 
+// 13.5 multimem view ops: a view over a plain pointer, and a float reduction other than add.
+TEST(VerifierError, MultimemNeedsAMulticastView) {
+  Kernel k;
+  Value* pv = k.view();
+  Value* i = k.index();
+  k.at(120);
+  k.b.create(O::multimem_store_view_tko, {Type::token()}, {{pv}, {k.f32({64})}, {i}, {}},
+             {attr("memory_ordering_semantics", Attribute::enum_of(EnumKind::memory_ordering, MemoryOrdering::weak))});
+  k.finish();
+  EXPECT_ONLY_PROBLEM(k.module, v13_5,
+                      "in kernel 'k' at bad.cpp:120:7: multimem_store_view_tko: the view's tensor_view must carry "
+                      "ptr_attr multicast");
+}
+
+TEST(VerifierError, MultimemReduceAddsFloatsOnly) {
+  Kernel k({Type::tile({}, Type::pointer(Type::element(E::f32), PtrAttr::multicast))});
+  Value* tv = k.b.make_tensor_view(k.f.parameter(0), Type::tensor_view(Type::element(E::f32), {64}, {1}, PtrAttr::multicast),
+                                   {}, {});
+  Value* pv = k.b.make_partition_view(tv, {64});
+  Value* i = k.index();
+  Value* x = k.f32({64});
+  k.at(121);
+  k.b.create(O::multimem_reduce_view_tko, {Type::token()}, {{pv}, {x}, {i}, {}},
+             {attr("memory_ordering_semantics", Attribute::enum_of(EnumKind::memory_ordering, MemoryOrdering::relaxed)),
+              attr("memory_scope", Attribute::enum_of(EnumKind::memory_scope, MemoryScope::device)),
+              attr("reduction", Attribute::enum_of(EnumKind::multimem_reduction, MultimemReduction::max))});
+  k.finish();
+  EXPECT_ONLY_PROBLEM(k.module, v13_5, "at bad.cpp:121:7: multimem_reduce_view_tko: reduction max on floats needs f16");
+  // Below 13.5 the op itself does not exist.
+  EXPECT_FALSE(check_module(k.module, v13_4).empty());
+}
+
 TEST(VerifierError, TerminatorOnlyAtBlockEnd) {
   Kernel k;
   k.at(62).b.return_();

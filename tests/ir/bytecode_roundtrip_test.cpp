@@ -24,7 +24,7 @@ using bytecode::read_bytecode;
 using bytecode::write_bytecode;
 using test_support::OpModule;
 
-const std::vector<Version> kVersions = {v13_1, v13_2, v13_3, v13_4};
+const std::vector<Version> kVersions = {v13_1, v13_2, v13_3, v13_4, v13_5};
 
 std::filesystem::path reference_dir() { return std::filesystem::path(CUTILE_SOURCE_DIR) / "tests/data/reference"; }
 
@@ -387,6 +387,41 @@ TEST(BytecodeModule, ModulesWithoutLocationsHaveNoDebugSection) {
     pos = p + len;
   }
   EXPECT_EQ(ids, (std::vector<uint8_t>{0x82, 0x84, 0x85, 0x81}));
+}
+
+// 13.5 kernel entries: flags 0x02 only, then after the location index the hints (possibly empty) and the
+// argument attributes (an empty array), each a self-contained attribute; hints survive the round trip.
+TEST(BytecodeModule, KernelEntryLayoutOf13_5) {
+  Module m;
+  Function& f = m.add_function("k", {});
+  Builder(f.entry_block()).return_();
+  const std::vector<uint8_t> b = write_bytecode(m, {v13_5});
+  // Header (12 bytes), Func section: id|align, length, alignment 8, padding to offset 16.
+  ASSERT_GT(b.size(), 28u);
+  EXPECT_EQ(b[9], 5);
+  const std::vector<uint8_t> entry(b.begin() + 16, b.begin() + 16 + 12);
+  EXPECT_EQ(entry, (std::vector<uint8_t>{0x01, 0x00, 0x00, 0x02, 0x00, 0x0B, 0x00, 0x06, 0x00, 0x03, 0x5C, 0x00}));
+  EXPECT_FALSE(read_bytecode(b).module->functions()[0]->hints().has_value());
+
+  Function& g = m.add_function("hinted", {});
+  g.set_hints(Attribute::optimization_hints({{"sm_90", Attribute::dictionary({{"occupancy", Attribute::i32(2)}})}}));
+  Builder(g.entry_block()).return_();
+  const auto read = read_bytecode(write_bytecode(m, {v13_5}));
+  ASSERT_TRUE(read.module->functions()[1]->hints().has_value());
+  EXPECT_EQ(read.module->functions()[1]->hints()->entries.size(), 1u);
+}
+
+TEST(BytecodeModule, PtrAttrRoundTrips) {
+  for (PtrAttr a : {PtrAttr::none, PtrAttr::unicast, PtrAttr::multicast}) {
+    Module m;
+    const Type p = Type::tile({}, Type::pointer(Type::element(ElementType::f32), a));
+    Function& f = m.add_function("k", {p});
+    Builder b(f.entry_block());
+    b.make_tensor_view(f.parameter(0), Type::tensor_view(Type::element(ElementType::f32), {8}, {1}, a), {}, {});
+    b.return_();
+    const auto read = read_bytecode(write_bytecode(m, {v13_5}));
+    EXPECT_EQ(read.module->functions()[0]->signature(), f.signature()) << ptr_attr_name(a);
+  }
 }
 
 TEST(BytecodeModule, ProducerIsWrittenFrom13_3) {

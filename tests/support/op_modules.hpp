@@ -98,7 +98,7 @@ inline Value* pointer_tile(Builder& b, Function& f) {
 inline std::vector<OpModule> build_all() {
   using O = Opcode;
   std::vector<OpModule> out;
-  const Version v31 = v13_1, v32 = v13_2, v33 = v13_3, v34 = v13_4;
+  const Version v31 = v13_1, v32 = v13_2, v33 = v13_3, v34 = v13_4, v35 = v13_5;
 
   // Float unary ops, default attributes.
   for (auto [op, name] : std::vector<std::pair<Opcode, const char*>>{{O::absf, "absf"},
@@ -604,6 +604,39 @@ inline std::vector<OpModule> build_all() {
     b.create(O::store_view_tko, {Type::token()}, {{load.result(0)}, {pv}, {i, i}, {}},
              {attr("memory_ordering_semantics", ordering(MemoryOrdering::weak)),
               attr("inbounds", Attribute::bool_array({true, true}))});
+  }));
+  // 13.5 additions: the multimem view ops over multicast pointers (parameter 0: f32, parameter 1: i32).
+  auto multicast = [](ElementType e) { return Type::tile({}, Type::pointer(Type::element(e), PtrAttr::multicast)); };
+  out.push_back(kernel("multimem_13_5", v35, {multicast(ElementType::f32), multicast(ElementType::i32)},
+                       [](Builder& b, Function& f) {
+    auto view = [&](size_t param, ElementType e) {
+      const Type tv = Type::tensor_view(Type::element(e), {128}, {1}, PtrAttr::multicast);
+      return b.make_partition_view(b.make_tensor_view(f.parameter(param), tv, {}, {}), {64});
+    };
+    Value* pf = view(0, ElementType::f32);
+    Value* pi = view(1, ElementType::i32);
+    Value* i = i32_scalar(b, 1);
+    Operation& load = b.create(O::multimem_load_reduce_view_tko, {pf->type().view_tile_type(), Type::token()},
+                               {{pf}, {i}, {}},
+                               {attr("memory_ordering_semantics", ordering(MemoryOrdering::relaxed)),
+                                attr("memory_scope", scope(MemoryScope::device))});
+    Value* t = b.create(O::multimem_reduce_view_tko, {Type::token()}, {{pf}, {load.result(0)}, {i}, {load.result(1)}},
+                        {attr("memory_ordering_semantics", ordering(MemoryOrdering::release)),
+                         attr("memory_scope", scope(MemoryScope::sys))})
+                   .result(0);
+    b.create(O::multimem_store_view_tko, {Type::token()}, {{pf}, {load.result(0)}, {i}, {t}},
+             {attr("memory_ordering_semantics", ordering(MemoryOrdering::weak)),
+              attr("inbounds", Attribute::bool_array({true}))});
+    Operation& imin = b.create(O::multimem_load_reduce_view_tko, {pi->type().view_tile_type(), Type::token()},
+                               {{pi}, {i}, {}},
+                               {attr("memory_ordering_semantics", ordering(MemoryOrdering::acquire)),
+                                attr("memory_scope", scope(MemoryScope::sys)),
+                                attr("reduction", Attribute::enum_of(EnumKind::multimem_reduction,
+                                                                     MultimemReduction::umax))});
+    b.create(O::multimem_reduce_view_tko, {Type::token()}, {{pi}, {imin.result(0)}, {i}, {}},
+             {attr("memory_ordering_semantics", ordering(MemoryOrdering::relaxed)),
+              attr("memory_scope", scope(MemoryScope::device)),
+              attr("reduction", Attribute::enum_of(EnumKind::multimem_reduction, MultimemReduction::xor_))});
   }));
   return out;
 }

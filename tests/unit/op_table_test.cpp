@@ -19,10 +19,10 @@ TEST(OpTable, EveryAssignedOpcodeOnceAndInOrder) {
     EXPECT_EQ(find_op(static_cast<uint8_t>(s.opcode)), &s);
     EXPECT_EQ(find_op(s.mnemonic), &s);
   }
-  EXPECT_EQ(all_ops().size(), 0x7B - 12 - 6u);  // 0x00..0x7A minus the unassigned 0x19-0x24, 0x34-0x39
+  EXPECT_EQ(all_ops().size(), 0x7E - 12 - 6u);  // 0x00..0x7D minus the unassigned 0x19-0x24, 0x34-0x39
   EXPECT_EQ(find_op(uint8_t{0x19}), nullptr);
   EXPECT_EQ(find_op(uint8_t{0x39}), nullptr);
-  EXPECT_EQ(find_op(uint8_t{0x7B}), nullptr);
+  EXPECT_EQ(find_op(uint8_t{0x7E}), nullptr);
 }
 
 TEST(OpTable, OpsArriveInTheirVersions) {
@@ -33,6 +33,28 @@ TEST(OpTable, OpsArriveInTheirVersions) {
   for (Opcode op : {Opcode::insert, Opcode::gdc_launch_dependents_tko, Opcode::gdc_wait_tko, Opcode::fpowi,
                     Opcode::memory_fence_alias_tko})
     EXPECT_EQ(op_spec(op).since, v13_4) << op_spec(op).mnemonic;
+  for (Opcode op : {Opcode::multimem_load_reduce_view_tko, Opcode::multimem_reduce_view_tko,
+                    Opcode::multimem_store_view_tko})
+    EXPECT_EQ(op_spec(op).since, v13_5) << op_spec(op).mnemonic;
+  EXPECT_EQ(static_cast<int>(Opcode::multimem_load_reduce_view_tko), 0x7B);
+  EXPECT_EQ(static_cast<int>(Opcode::multimem_store_view_tko), 0x7D);
+}
+
+// As tileirdisasm 13.5 reads them: scope before token for the load-reduce and the store, token before
+// scope for the reduction.
+TEST(OpTable, MultimemFlagsBits) {
+  const OpSpec& load = op_spec(Opcode::multimem_load_reduce_view_tko);
+  EXPECT_EQ(load.flag_bit_of_attr("memory_scope", v13_5), 0);
+  EXPECT_EQ(load.flag_bit_of_operand(2, v13_5), 1);
+  const OpSpec& reduce = op_spec(Opcode::multimem_reduce_view_tko);
+  EXPECT_EQ(reduce.flag_bit_of_operand(3, v13_5), 0);
+  EXPECT_EQ(reduce.flag_bit_of_attr("memory_scope", v13_5), 1);
+  const OpSpec& store = op_spec(Opcode::multimem_store_view_tko);
+  EXPECT_EQ(store.flag_bit_of_attr("memory_scope", v13_5), 0);
+  EXPECT_EQ(store.flag_bit_of_operand(3, v13_5), 1);
+  EXPECT_EQ(enum_size(EnumKind::multimem_reduction, v13_4), 0);
+  EXPECT_EQ(enum_size(EnumKind::multimem_reduction, v13_5), 8);
+  EXPECT_EQ(enum_keyword(EnumKind::multimem_reduction, 6), "umin");
 }
 
 TEST(OpTable, FlagsBitsFollowTheReference) {

@@ -59,10 +59,21 @@ TEST(BytecodeVersion, ReadsTheEnvironment) {
 TEST(BytecodeVersion, ClampsToWhatBothSidesSupport) {
   test_support::ScopedEnv env("CUTILE_BYTECODE_VERSION", std::nullopt);
   EXPECT_EQ(select_bytecode_version(toolchain_reading({ir::v13_1, ir::v13_2})), ir::v13_2);
-  EXPECT_EQ(select_bytecode_version(toolchain_reading({ir::v13_4, {13, 5}})), ir::v13_4);
-  EXPECT_EQ(newest_bytecode_version(toolchain_reading({ir::v13_3, ir::v13_4, {13, 5}, {14, 0}})), ir::v13_4);
-  EXPECT_EQ(supported_bytecode_versions(toolchain_reading({{13, 0}, ir::v13_1, {13, 5}})),
+  EXPECT_EQ(select_bytecode_version(toolchain_reading({ir::v13_5, {13, 6}})), ir::v13_5);
+  EXPECT_EQ(newest_bytecode_version(toolchain_reading({ir::v13_4, ir::v13_5, {13, 6}, {14, 0}})), ir::v13_5);
+  EXPECT_EQ(supported_bytecode_versions(toolchain_reading({{13, 0}, ir::v13_1, {13, 6}})),
             std::vector<ir::Version>{ir::v13_1});
+}
+
+// tileiras 13.5.37 lists 13.1 .. 13.5: the default stays 13.3 and 13.5 is written on request.
+TEST(BytecodeVersion, Tileiras13_5KeepsTheDefaultAndOffers13_5) {
+  test_support::ScopedEnv env("CUTILE_BYTECODE_VERSION", std::nullopt);
+  auto toolchain = toolchain_reading({ir::v13_1, ir::v13_2, ir::v13_3, ir::v13_4, ir::v13_5});
+  EXPECT_EQ(select_bytecode_version(toolchain), ir::v13_3);
+  EXPECT_EQ(select_bytecode_version(toolchain, ir::v13_5), ir::v13_5);
+  EXPECT_EQ(newest_bytecode_version(toolchain), ir::v13_5);
+  auto tileiras_13_4 = toolchain_reading({ir::v13_1, ir::v13_2, ir::v13_3, ir::v13_4});
+  EXPECT_THROW(select_bytecode_version(tileiras_13_4, ir::v13_5), UserError);
 }
 
 TEST(BytecodeVersion, NoCommonVersionIsARuntimeError) {

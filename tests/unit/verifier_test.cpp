@@ -38,7 +38,7 @@ TEST(Verifier, BuilderExamplesAreValid) {
 TEST(Verifier, ExamplesAreValidInEveryVersion) {
   auto gemm = examples::tiled_gemm_module(E::f16, 64, 64, 32);
   auto softmax = examples::row_softmax_module(E::f32, 256);
-  for (Version v : {v13_1, v13_2, v13_3, v13_4}) {
+  for (Version v : {v13_1, v13_2, v13_3, v13_4, v13_5}) {
     EXPECT_EQ(problems(*gemm, v), "") << v.str();
     EXPECT_EQ(problems(*softmax, v), "") << v.str();
   }
@@ -207,7 +207,7 @@ TEST(Verifier, VerifyModuleListsEveryProblem) {
 TEST(Verifier, RejectsUnknownVersions) {
   Module m;
   EXPECT_THROW(check_module(m, Version{13, 0}), cutile::UserError);
-  EXPECT_THROW(check_module(m, Version{13, 5}), cutile::UserError);
+  EXPECT_THROW(check_module(m, Version{13, 6}), cutile::UserError);
   EXPECT_TRUE(check_module(m).empty());
 }
 

@@ -1,4 +1,4 @@
-// Reads CUDA Tile IR bytecode (.tileirbc) of versions 13.1–13.4 into a Tile IR module: our own output,
+// Reads CUDA Tile IR bytecode (.tileirbc) of versions 13.1–13.5 into a Tile IR module: our own output,
 // cuTile Python's and the official C++ writer's.
 #pragma once
 

@@ -26,11 +26,14 @@ enum class ComparisonOrdering : uint8_t { unordered, ordered };
 enum class AtomicRmwMode : uint8_t { and_, or_, xor_, add, addf, max, min, umax, umin, xchg };
 enum class MemoryOrdering : uint8_t { weak, relaxed, acquire, release, acq_rel };
 enum class MemoryScope : uint8_t { tl_blk, device, sys };
+/// The combining operator of the 13.5 multimem view ops (`reduction`; add is the default).
+enum class MultimemReduction : uint8_t { add, min, max, and_, or_, xor_, umin, umax };
 
 /// Which enumeration an enum attribute belongs to (for printing and verification).
 enum class EnumKind : uint8_t {
   signedness, overflow, rounding, comparison_predicate, comparison_ordering, atomic_mode,
   memory_ordering, memory_scope,
+  multimem_reduction,  ///< 13.5
 };
 /// Text keyword of an enum value ("nearest_even", "signed", ...); empty if out of range.
 std::string_view enum_keyword(EnumKind kind, int64_t value);

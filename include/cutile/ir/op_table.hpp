@@ -31,6 +31,7 @@ enum class Opcode : uint8_t {
   yield = 0x6D, atan2 = 0x6E, pack = 0x6F, unpack = 0x70, alloca = 0x71, mmaf_scaled = 0x72,
   make_gather_scatter_view = 0x73, make_strided_view = 0x74, atomic_red_view_tko = 0x75, insert = 0x76,
   gdc_launch_dependents_tko = 0x77, gdc_wait_tko = 0x78, fpowi = 0x79, memory_fence_alias_tko = 0x7A,
+  multimem_load_reduce_view_tko = 0x7B, multimem_reduce_view_tko = 0x7C, multimem_store_view_tko = 0x7D,
 };
 
 /// How an attribute is written inline in an op record (bytecode §3.2).
@@ -80,6 +81,9 @@ struct OpSpec {
   int num_regions = 0;
   bool terminator = false;
   bool pure = false;                  ///< may appear in reduce / scan bodies
+  /// The flags bits of optional operands come before those of optional attributes (13.5
+  /// multimem_reduce_view_tko: token bit 0, memory_scope bit 1).
+  bool operand_flags_first = false;
   /// True when the op record has a flags varint at `version`.
   bool has_flags(Version version) const;
   /// Bit of the flags varint for an optional attribute (by name) or, for attr-sized ops, an optional

@@ -47,6 +47,11 @@ enum class TypeKind : uint8_t {
 enum class PaddingValue : uint8_t { zero, neg_zero, nan, pos_inf, neg_inf };
 std::string_view padding_value_name(PaddingValue p);
 
+/// The address-space marker a 13.4+ pointer or tensor_view may carry (`ptr<f32, <multicast>>`). `none`
+/// is written explicitly (13.4); unicast and multicast are 13.5. A type without the marker has nullopt.
+enum class PtrAttr : uint8_t { none, unicast, multicast };
+std::string_view ptr_attr_name(PtrAttr a);
+
 /// Marks a dynamic extent or stride (MLIR's kDynamic).
 inline constexpr int64_t kDynamic = INT64_MIN;
 
@@ -57,12 +62,13 @@ class Type {
   Type();  ///< the null type; only valid as a placeholder
 
   static Type element(ElementType e);
-  static Type pointer(Type pointee);
+  static Type pointer(Type pointee, std::optional<PtrAttr> ptr_attr = std::nullopt);
   static Type tile(std::vector<int64_t> shape, Type element);
   static Type scalar(ElementType e) { return tile({}, element(e)); }
   /// tile<ptr<e>>: how kernels receive pointers.
   static Type scalar_tile_of_pointer(ElementType e) { return tile({}, pointer(element(e))); }
-  static Type tensor_view(Type element, std::vector<int64_t> shape, std::vector<int64_t> strides);
+  static Type tensor_view(Type element, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                          std::optional<PtrAttr> ptr_attr = std::nullopt);
   static Type partition_view(std::vector<int32_t> tile_shape, Type tensor_view, std::vector<int32_t> dim_map,
                              std::optional<PaddingValue> padding = std::nullopt);
   static Type gather_scatter_view(std::vector<int32_t> tile_shape, Type tensor_view, int32_t sparse_dim,
@@ -87,6 +93,8 @@ class Type {
   int64_t num_elements() const;                  ///< tile only
   bool is_scalar_tile() const { return is(TypeKind::tile) && shape().empty(); }
   const std::vector<int64_t>& strides() const;   ///< tensor_view
+  /// pointer and tensor_view: the address-space marker, nullopt when absent (and for other kinds).
+  std::optional<PtrAttr> ptr_attr() const;
   // views
   const std::vector<int32_t>& tile_shape() const;
   Type tensor_view() const;

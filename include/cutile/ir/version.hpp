@@ -1,4 +1,4 @@
-// Bytecode versions of the cuda_tile dialect (13.1 .. 13.4).
+// Bytecode versions of the cuda_tile dialect (13.1 .. 13.5).
 #pragma once
 
 #include <compare>
@@ -20,9 +20,10 @@ inline constexpr Version v13_1{13, 1};
 inline constexpr Version v13_2{13, 2};
 inline constexpr Version v13_3{13, 3};
 inline constexpr Version v13_4{13, 4};
+inline constexpr Version v13_5{13, 5};
 
 inline constexpr Version kOldestVersion = v13_1;
-inline constexpr Version kNewestVersion = v13_4;
+inline constexpr Version kNewestVersion = v13_5;
 /// Written unless the caller asks for another: 13.3 is the first version that can target sm_90.
 inline constexpr Version kDefaultVersion = v13_3;
 

@@ -66,6 +66,9 @@ void check_atomic_red_view(const Operation& op) {
   if (view.padding())
     fail("views with a padding value are not supported by atomic reductions: " + view.str());
   check_view_indices(view, group(op, 1));
+  if (const Attribute* ib = op.attr("inbounds"); ib && ib->bools.size() != group(op, 1).size())
+    fail("inbounds must have one entry per index (" + std::to_string(group(op, 1).size()) + "), got " +
+         std::to_string(ib->bools.size()));
   const Type& value = in(op, 2);
   expect_same(value, view.view_tile_type(), "value type must be the view's tile type");
   if (auto t = optional_in(op, 3)) expect_token(*t, "token operand");

@@ -6,9 +6,6 @@
 
 namespace cutile::ir::verifier {
 
-namespace {
-
-/// Ordering/scope rules of non-atomic loads and stores.
 void check_memory_model(const Operation& op, bool load) {
   const auto ordering = static_cast<MemoryOrdering>(op.enum_attr_or_default("memory_ordering_semantics"));
   const MemoryOrdering third = load ? MemoryOrdering::acquire : MemoryOrdering::release;
@@ -22,8 +19,6 @@ void check_memory_model(const Operation& op, bool load) {
   if (ordering != MemoryOrdering::weak && !scoped)
     fail("a " + kw + " " + (load ? "load" : "store") + " needs a memory scope");
 }
-
-}  // namespace
 
 void check_make_token(const Operation& op) {
   expect_token(out(op), "result");
@@ -83,6 +78,8 @@ void check_make_tensor_view(const Operation& op) {
   if (!tv.is(TypeKind::tensor_view)) fail("result must be a tensor_view, got " + tv.str());
   if (base.element().element() != tv.element())
     fail("base " + base.str() + " must point to the tensor_view element type " + tv.element().str());
+  if (base.element().ptr_attr() != tv.ptr_attr())
+    fail("the tensor_view must keep the base pointer's ptr_attr: " + base.str() + " vs " + tv.str());
   auto dynamic_count = [](const std::vector<int64_t>& v) {
     return static_cast<size_t>(std::count(v.begin(), v.end(), kDynamic));
   };
@@ -163,6 +160,8 @@ void check_view_access(const Operation& op, Version version) {
   const Type& view = in(op, view_group);
   if (!is_view(view))
     fail("view operand must be a partition, strided or gather/scatter view, got " + view.str());
+  if (view.tensor_view().ptr_attr() == PtrAttr::multicast)
+    fail("a multicast view is accessed only by the multimem ops, got " + view.str());
   const auto& idx = group(op, view_group + 1);
   check_view_indices(view, idx);
   const Type& tile = load ? out(op, 0) : in(op, 0);
@@ -181,6 +180,8 @@ void check_ptr_access(const Operation& op, Version version) {
   const bool load = op.opcode() == Opcode::load_ptr_tko;
   const Type& ptrs = in(op, 0);
   if (!is_pointer_tile(ptrs)) fail("pointer operand must be a tile of pointers, got " + ptrs.str());
+  if (ptrs.element().ptr_attr() == PtrAttr::multicast)
+    fail("multicast pointers are accessed only through multimem view ops, got " + ptrs.str());
   const Type value_type = Type::tile(ptrs.shape(), ptrs.element().element());
   const Type& value = load ? out(op, 0) : in(op, 1);
   expect_same(

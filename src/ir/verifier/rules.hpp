@@ -185,6 +185,11 @@ void check_shape_query(const Operation& op);
 void check_view_indices(const Type& view, const std::vector<Value*>& idx);
 void check_view_access(const Operation& op, Version version);
 void check_ptr_access(const Operation& op, Version version);
+/// Ordering/scope rules of non-atomic loads and stores (weak: no scope; relaxed and acquire/release: one).
+void check_memory_model(const Operation& op, bool load);
+
+// multimem.cpp
+void check_multimem_view(const Operation& op);
 
 // atomic.cpp
 void check_atomic(const Operation& op);
