@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
 # Installs NVIDIA's Tile IR compiler (tileiras) with the ptxas and libNVVM of the same release, from
-# PyPI, into PREFIX/python (default: <repo>/.toolchain, where cutile looks first). Prints the path of
-# tileiras. Running it again with the same version does nothing.
-#   usage: scripts/install_toolchain.sh [PREFIX]
+# PyPI, into PREFIX/python. Prints the path of tileiras. Running it again with the same release does
+# nothing; another release replaces what PREFIX held.
+#   usage: [CUTILE_TILEIRAS_RELEASE=13.5.37] scripts/install_toolchain.sh [PREFIX]
+# The release defaults to 13.4.92, the one this tree is tested with. PREFIX defaults to <repo>/.toolchain
+# (where cutile looks first) for that release and to <repo>/.toolchain-<release> for any other, which
+# cutile uses when pointed at it: CUTILE_TOOLCHAIN_DIR=<repo>/.toolchain-13.5.37. Name .toolchain as
+# PREFIX to make another release the one cutile finds by itself.
 set -euo pipefail
 
 # tileiras needs ptxas and libNVVM of its own major.minor; all three move together.
-TILEIRAS_VERSION=13.4.92
+DEFAULT_RELEASE=13.4.92
+TILEIRAS_VERSION=${CUTILE_TILEIRAS_RELEASE:-$DEFAULT_RELEASE}
+[[ $TILEIRAS_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+  { echo "error: CUTILE_TILEIRAS_RELEASE='$TILEIRAS_VERSION' is not a release such as 13.5.37" >&2; exit 1; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-prefix=${1:-$repo/.toolchain}
+if [[ $TILEIRAS_VERSION == "$DEFAULT_RELEASE" ]]; then
+  prefix=${1:-$repo/.toolchain}
+else
+  prefix=${1:-$repo/.toolchain-$TILEIRAS_VERSION}
+fi
 site=$prefix/python
 bin=$site/nvidia/cu13/bin
 stamp=$prefix/installed-version
