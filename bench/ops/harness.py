@@ -48,6 +48,8 @@ class Backends:
         except Exception as error:
             self.dispatcher, self.tilegym = None, None
             self.errors["tilegym"] = first_line(error)
+        if "cutile-cpp" not in wanted:
+            return  # a run without it neither loads nor, in development mode, builds the library
         try:
             import cutile_cpp.tilegym  # noqa: F401  (registers backend "cutile-cpp")
         except Exception as error:

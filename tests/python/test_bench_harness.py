@@ -67,6 +67,19 @@ def test_cli_softmax_on_cpu_writes_the_report(tmp_path):
     assert "softmax" in report["table"] and result.stdout.strip().endswith(report["table"].splitlines()[-1])
 
 
+def test_a_run_without_cutile_cpp_does_not_load_the_library():
+    """Measuring other backends alone (tilecpp against PyTorch, say) must not load, or in development mode
+    build, libcutile_cpp_kernels.so."""
+    code = ("import sys, torch; sys.path.insert(0, 'bench/ops'); import harness; "
+            "harness.Backends(torch.device('cpu'), ('pytorch', 'tilecpp')); "
+            "print('cutile_cpp.tilegym' in sys.modules, 'cutile_cpp' in sys.modules)")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "python"), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
+
+
 def test_ratio_and_geomean_arithmetic():
     def entry(ours, cutile, torch_ms, nbytes):
         ok = lambda ms: {"status": "ok", "median_ms": ms, "gbps": nbytes / (ms * 1e6)}  # noqa: E731
