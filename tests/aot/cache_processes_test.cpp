@@ -31,14 +31,8 @@ using test_support::TileirasWrapper;
 constexpr int kProcesses = 4;
 constexpr int kFailed = 99;
 
-class CacheProcesses : public test_support::ToolchainTest {
+class CacheProcesses : public test_support::ReferenceKernelTest {
  protected:
-  void SetUp() override {
-    ToolchainTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    bytecode = test_support::read_binary(test_support::reference_bytecode_path());
-  }
-
   // Forks a process that gets the kernel from a cache on the shared directory; it exits with the cubin's
   // origin, or kFailed.
   pid_t start_client() const {
@@ -71,7 +65,6 @@ class CacheProcesses : public test_support::ToolchainTest {
   }
 
   test_support::TempDir temp{"cutile-cache-processes"};
-  std::vector<uint8_t> bytecode;
 };
 
 // The client processes of a test; those still running when it ends are killed.

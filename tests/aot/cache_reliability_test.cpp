@@ -36,12 +36,11 @@ void write_binary(const fs::path& path, const std::vector<uint8_t>& bytes) {
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-class CacheReliability : public test_support::ToolchainTest {
+class CacheReliability : public test_support::ReferenceKernelTest {
  protected:
   void SetUp() override {
-    ToolchainTest::SetUp();
+    ReferenceKernelTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    bytecode = test_support::read_binary(test_support::reference_bytecode_path());
     options.reproducer_root = temp.path() / "reproducers";
   }
 
@@ -51,7 +50,6 @@ class CacheReliability : public test_support::ToolchainTest {
   CacheKey key() const { return cubin_cache_key(bytecode, options); }
 
   test_support::TempDir temp{"cutile-cache-reliability"};
-  std::vector<uint8_t> bytecode;
   CompileOptions options;
 };
 

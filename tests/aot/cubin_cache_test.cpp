@@ -46,15 +46,8 @@ size_t count_entries(const fs::path& dir) {
   return count;
 }
 
-class CubinCacheTest : public test_support::ToolchainTest {
+class CubinCacheTest : public test_support::ReferenceKernelTest {
  protected:
-  void SetUp() override {
-    ToolchainTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    bytecode = test_support::read_binary(test_support::reference_bytecode_path());
-    ASSERT_FALSE(bytecode.empty());
-  }
-
   CacheConfig config(uint64_t max_bytes = uint64_t{1} << 30) const {
     return CacheConfig{temp.path() / "cubins", true, max_bytes};
   }
@@ -74,7 +67,6 @@ class CubinCacheTest : public test_support::ToolchainTest {
   }
 
   TempDir temp{"cutile-cubin-cache"};
-  std::vector<uint8_t> bytecode;
   const CompileOptions options{};
 };
 

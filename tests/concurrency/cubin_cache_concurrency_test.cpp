@@ -21,15 +21,8 @@ using Origin = CachedCubin::Origin;
 constexpr std::string_view kKernel = "vadd";
 constexpr int kThreads = 8;
 
-class CubinCacheThreads : public test_support::ToolchainTest {
+class CubinCacheThreads : public test_support::ReferenceKernelTest {
  protected:
-  void SetUp() override {
-    ToolchainTest::SetUp();
-    if (IsSkipped() || HasFatalFailure()) return;
-    bytecode = test_support::read_binary(test_support::reference_bytecode_path());
-    ASSERT_FALSE(bytecode.empty());
-  }
-
   CacheConfig config() const { return CacheConfig{temp.path() / "cubins", true, uint64_t{1} << 30}; }
 
   // Runs body(i) on kThreads threads released together.
@@ -46,7 +39,6 @@ class CubinCacheThreads : public test_support::ToolchainTest {
   }
 
   test_support::TempDir temp{"cutile-cubin-cache-threads"};
-  std::vector<uint8_t> bytecode;
 };
 
 TEST_F(CubinCacheThreads, ConcurrentCallersShareOneCompilation) {

@@ -49,4 +49,17 @@ class ToolchainTest : public ::testing::Test {
   compile::Toolchain toolchain;
 };
 
+/// A ToolchainTest with the reference kernel's bytecode (reference_bytecode_path()) read.
+class ReferenceKernelTest : public ToolchainTest {
+ protected:
+  void SetUp() override {
+    ToolchainTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    bytecode = read_binary(reference_bytecode_path());
+    ASSERT_FALSE(bytecode.empty()) << reference_bytecode_path();
+  }
+
+  std::vector<uint8_t> bytecode;
+};
+
 }  // namespace cutile::test_support
