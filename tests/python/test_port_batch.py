@@ -112,3 +112,42 @@ def test_a_tree_with_uncommitted_changes_is_refused(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)["scale"]
     assert code == 1 and result["outcome"] == "STOPPED" and "uncommitted changes" in result["reason"]
     assert (tree / "README.md").read_text() == "work in progress\n"
+
+
+def test_a_try_carried_step_by_step_is_committed_by_batch_end(tmp_path, capsys):
+    """batch-begin hides and starts the try, next/record carry it, batch-end accepts and commits it."""
+    tree, skill, runs = repository(tmp_path), tmp_path / "skill", tmp_path / "runs"
+    where = ["--runs", str(runs), "--tree", str(tree)]
+    assert cli.main(["batch-end", "scale", *where]) == 2  # nothing begun
+    assert cli.main(["batch-begin", "scale", *where, "--skill", str(skill)]) == 3
+    awaited = json.loads(capsys.readouterr().out)
+    run_dir, worktree = Path(awaited["run_dir"]), runs / "scale" / "worktree1"
+    assert run_dir == runs / "scale" / "try1" and f"The tree: {worktree}." in awaited["prompt"]
+    assert not (worktree / "kernels/demo/scale.cpp").exists()
+    assert cli.main(["batch-begin", "scale", *where, "--skill", str(skill)]) == 2  # try 1 is running
+    assert cli.main(["batch-end", "scale", *where]) == 2
+    capsys.readouterr()
+    for stage in ("analyze", "kernel", "host", "benchmark"):
+        artifacts = run_dir / stage
+        artifacts.mkdir(parents=True, exist_ok=True)
+        (artifacts / "report.md").write_text("VERDICT: PASS\n")
+        if stage == "analyze":
+            (artifacts / "analysis.json").write_text(json.dumps({"changeset": IMPLEMENTATION}))
+        if stage == "kernel":
+            for f in IMPLEMENTATION:
+                (worktree / f).parent.mkdir(parents=True, exist_ok=True)
+                (worktree / f).write_text("// ported step by step\n")
+        reply = tmp_path / f"{stage}.txt"
+        reply.write_text(f"<VALIDATOR_OUTPUT>\n$ validate {stage}\nexit=0\n</VALIDATOR_OUTPUT>\nVERDICT: PASS\n")
+        cli.main(["record", "--run", str(run_dir), str(reply)])
+    capsys.readouterr()
+    assert cli.main(["next", "--run", str(run_dir)]) == 0
+    assert json.loads(capsys.readouterr().out)["outcome"] == "DONE"
+    assert cli.main(["batch-end", "scale", *where]) == 0
+    result = json.loads(capsys.readouterr().out)["scale"]
+    assert result["committed"] == git(tree, "rev-parse", "HEAD").strip()
+    assert (tree / "kernels/demo/scale.cpp").read_text() == "// ported step by step\n"
+    assert not worktree.exists()
+    assert cli.main(["batch-end", "scale", *where]) == 0  # ending it again names the same commit
+    assert json.loads(capsys.readouterr().out)["scale"]["committed"] == result["committed"]
+    assert cli.main(["batch-begin", "scale", *where, "--skill", str(skill)]) == 2  # ported already

@@ -10,10 +10,15 @@
         port each op again in a worktree without its implementation (cutile_port/batch.py), and commit
         each port that finishes onto the tree; DIR/<op>/ keeps every try's run and, for a failed one, its
         worktree
+    cutile-port batch-begin OP --runs DIR --skill DIR --tree DIR
+        begin the op's next try as batch does, and print its first step (carry it with next/record on the
+        run directory it names)
+    cutile-port batch-end OP --runs DIR --tree DIR
+        end the op's last try as batch does: commit a finished port onto the tree, or keep the trail
 
 `next` and `record` let an agent that starts helper agents of its own carry a run one step at a time.
-Exit status: 0 when the run is done (batch: every op), 1 when it stopped or ended below target, 2 for
-bad usage, 3 while a step is awaited (next, record).
+Exit status: 0 when the run is done (batch, batch-end: every op committed), 1 when it stopped or ended
+below target, 2 for bad usage, 3 while a step is awaited (start, next, record, batch-begin).
 """
 
 from __future__ import annotations
@@ -71,21 +76,23 @@ def _last_verdict(state: pipeline.State) -> str:
     return f"{judged[-1].verdict}" + (f" ({judged[-1].blame})" if judged[-1].blame else "") if judged else ""
 
 
+def _attempted(attempt: batch.Attempt) -> dict:
+    return {"outcome": attempt.outcome, "reason": attempt.reason, "tries": attempt.tries,
+            "runs": [str(r) for r in attempt.run_dirs], "committed": attempt.committed}
+
+
 def _batch(args) -> int:
     agent = shlex.split(args.agent)
 
-    def drive(run_dir: Path, worktree: Path) -> pipeline.State:
-        return _drive(run_dir, pipeline.start(run_dir, op, args.skill, worktree), agent, args.timeout_s)
+    def drive(run_dir: Path) -> None:
+        _drive(run_dir, pipeline.load(run_dir), agent, args.timeout_s)
 
     results = {}
     for op in args.ops:
         try:
-            attempt = batch.port(args.tree, op, args.runs, drive)
+            results[op] = _attempted(batch.port(args.tree, op, args.runs, args.skill, drive))
         except (OSError, ValueError, RuntimeError) as e:
             results[op] = {"outcome": "STOPPED", "reason": str(e)}
-            continue
-        results[op] = {"outcome": attempt.outcome, "reason": attempt.reason, "tries": attempt.tries,
-                       "runs": [str(r) for r in attempt.run_dirs], "committed": attempt.committed}
     print(json.dumps(results, indent=1))
     return 0 if all(r.get("committed") for r in results.values()) else 1
 
@@ -109,6 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     many.add_argument("--tree", type=Path, required=True)
     many.add_argument("--agent", required=True)
     many.add_argument("--timeout-s", type=float, default=3600.0)
+    begin = commands.add_parser("batch-begin")
+    end = commands.add_parser("batch-end")
+    for sub in (begin, end):
+        sub.add_argument("op")
+        sub.add_argument("--runs", type=Path, required=True)
+        sub.add_argument("--tree", type=Path, required=True)
+    begin.add_argument("--skill", type=Path, required=True)
     commands.add_parser("next").add_argument("--run", type=Path, required=True)
     record = commands.add_parser("record")
     record.add_argument("--run", type=Path, required=True)
@@ -118,7 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "batch":
         return _batch(args)
     try:
-        if args.command == "start":
+        if args.command == "batch-end":
+            attempt = batch.end(args.tree, args.op, args.runs)
+            print(json.dumps({args.op: _attempted(attempt)}, indent=1))
+            return 0 if attempt.committed else 1
+        if args.command == "batch-begin":
+            args.run = batch.begin(args.tree, args.op, args.runs, args.skill)
+            state = pipeline.load(args.run)
+        elif args.command == "start":
             state = pipeline.start(args.run, args.op, args.skill, args.tree)
         elif args.command == "run":
             if (args.run / pipeline.STATE_FILE).exists():
@@ -137,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, RuntimeError) as e:
         print(f"cutile-port: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(_awaited(args.run, state), indent=1))
+    named = {"run_dir": str(args.run)} if args.command == "batch-begin" else {}
+    print(json.dumps({**named, **_awaited(args.run, state)}, indent=1))
     return _status(state)
 
 
