@@ -95,7 +95,7 @@ def validate_preflight(checks: Checks, args) -> tuple[str, str | None]:
     tileiras = toolchain / "python" / "nvidia" / "cu13" / "bin" / "tileiras"
     checks.check(f"tileiras at {tileiras}", tileiras.is_file() or shutil.which("tileiras") is not None)
     checks.check(f"cutile-ops built in {args.build}", (args.build / "tools" / "cutile-ops" / "cutile-ops").is_file())
-    tilegym = os.environ.get("TILEGYM_DIR")
+    tilegym = os.environ.get("TILEGYM_DIR") or str(args.tree / ".carry" / "pack" / "tilegym")  # the pack's copy
     checks.check("TILEGYM_DIR holds TileGym's tests/ops", bool(tilegym) and (Path(tilegym) / "tests" / "ops").is_dir(),
                  f"TILEGYM_DIR={tilegym}")
     return ("PASS", None) if not checks.failed else ("BLOCKED", "env")
