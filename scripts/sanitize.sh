@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sanitizer builds, each configured from its preset and building only the executables it runs:
-#   address: the unit, ir, error and interp tiers under AddressSanitizer (with LeakSanitizer) and
+#   address: the unit, ir, error, interp and faults tiers under AddressSanitizer (with LeakSanitizer) and
 #            UndefinedBehaviorSanitizer without recovery, at -O1 (preset debug, build-debug/);
 #   thread:  the concurrency tier under ThreadSanitizer (preset tsan, build-tsan/).
 # Any sanitizer report fails its test. Build logs are in <build dir>/build.log, printed only on failure.
@@ -32,7 +32,7 @@ for kind in "${kinds[@]}"; do
     address)
       ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        build_and_test debug build-debug unit ir error interp ;;
+        build_and_test debug build-debug unit ir error interp faults ;;
     thread)
       TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build_and_test tsan build-tsan concurrency ;;
     *) echo "sanitize.sh: unknown sanitizer '$kind' (address, thread)" >&2; exit 2 ;;

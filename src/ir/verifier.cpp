@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <new>
 #include <string>
 #include <unordered_set>
 
@@ -209,6 +210,8 @@ class Verifier {
       check_semantics(op);
     } catch (const Reject& r) {
       report(&op, r.message);
+    } catch (const std::bad_alloc&) {
+      throw;  // the host is out of memory: the op is not malformed
     } catch (
         const std::exception& e) {  // a malformed op the rules above did not foresee: report, never crash
       report(&op, std::string("malformed op: ") + e.what());
