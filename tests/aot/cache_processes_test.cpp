@@ -11,7 +11,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -127,6 +130,69 @@ TEST_F(CacheProcesses, AKilledCompilerIsReplacedByOneOfTheWaiters) {
                                        {static_cast<int>(CachedCubin::Origin::compiled), 1},
                                        {static_cast<int>(CachedCubin::Origin::disk), kProcesses - 2}}));
   EXPECT_EQ(cache_files(), std::vector<std::string>{cubin_cache_key(bytecode, {}).hex() + ".cubin"});
+}
+
+// Rounds of processes sharing one cache directory, emptied before each round, while some are killed at
+// random moments: every process not killed gets both kernels; each round ends with both entries whole
+// (read back from disk with no compilation) and nothing else in the directory but lock files; and no
+// kernel is compiled more often than once plus the kills. CUTILE_CACHE_ROUNDS sets the number of rounds
+// (default 3) for a longer run.
+TEST_F(CacheProcesses, RoundsUnderRandomKills) {
+  // A compilation takes at least half a second, so that kills land during compilations and waits.
+  TileirasWrapper wrapper(
+      toolchain, "echo $PPID >> " + shell_quote(log_path().string()) + "; sleep 0.5; exec \"$REAL\" \"$@\"");
+  test_support::ScopedEnv tileiras("CUTILE_TILEIRAS", wrapper.path().string());
+  const char* asked = std::getenv("CUTILE_CACHE_ROUNDS");
+  const int rounds = asked ? std::atoi(asked) : 3;
+  constexpr int kClients = 6, kKills = 2;
+  std::vector<CompileOptions> kernels(2);
+  kernels[1].lineinfo = true;  // a second key of the same kernel
+  std::mt19937 random(20261204);
+  int killed = 0, compiled = 0;
+  for (int round = 0; round < rounds; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    fs::remove_all(temp.path() / "cubins");
+    fs::remove(log_path());
+    Clients clients;
+    for (int i = 0; i < kClients; ++i) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        int code = kFailed;
+        try {
+          CubinCache cache(CacheConfig{temp.path() / "cubins", true, uint64_t{1} << 30});
+          for (int k = 0; k < 2; ++k) cache.get(bytecode, kernels[(i + k) % 2], "vadd");  // half start with each
+          code = 0;
+        } catch (...) {
+        }
+        ::_exit(code);
+      }
+      clients.pids.push_back(pid);
+    }
+    std::vector<pid_t> victims = clients.pids;
+    std::shuffle(victims.begin(), victims.end(), random);
+    for (int k = 0; k < kKills; ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 800)(random)));
+      ::kill(victims[k], SIGKILL);
+    }
+    const auto codes = clients.exit_codes();
+    int ended_by_kill = 0;
+    for (const auto& [code, count] : codes) {
+      EXPECT_TRUE(code == 0 || code == -SIGKILL) << count << " process(es) ended with " << code;
+      if (code == -SIGKILL) ended_by_kill += count;
+    }
+    const size_t compilations_this_round = compilations().size();
+    EXPECT_LE(compilations_this_round, 2u + ended_by_kill);
+    CubinCache reader(CacheConfig{temp.path() / "cubins", true, uint64_t{1} << 30});
+    for (const CompileOptions& options : kernels)
+      EXPECT_EQ(reader.get(bytecode, options, "vadd")->origin, CachedCubin::Origin::disk);
+    EXPECT_EQ(compilations().size(), compilations_this_round) << "an entry was not whole";
+    for (const std::string& name : cache_files())
+      EXPECT_TRUE(name.ends_with(".cubin") || name.ends_with(".lock")) << "left behind: " << name;
+    killed += ended_by_kill;
+    compiled += static_cast<int>(compilations_this_round);
+  }
+  std::printf("%d rounds of %d processes: %d killed, %d compilations for %d kernels per round\n", rounds, kClients,
+              killed, compiled, 2);
 }
 
 // A holder that neither finishes nor dies: the wait ends with the compile timeout, and the kernel is
