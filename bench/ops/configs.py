@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,13 +29,11 @@ from typing import Any, Callable
 
 import torch
 
+from names import FAMILY_GROUPS, UNTUNED
+
 TILEGYM_BACKENDS = ("cutile-cpp", "cutile", "cutile-untuned", "triton", "tilecpp")
 BACKENDS = TILEGYM_BACKENDS + ("pytorch",)
-UNTUNED = "cutile-untuned"
 DISABLE_AUTOTUNE_ENV = "TILEGYM_DISABLE_AUTOTUNE"  # read by TileGym at every call
-# --family names: the families of DESIGN.md §6, and elementwise_norm for the elementwise, normalization and
-# position ops together.
-FAMILY_GROUPS = {"elementwise_norm": ("elementwise", "normalization", "position")}
 
 
 @dataclass
@@ -193,8 +190,3 @@ def select(ops: list[str] | None = None, families: list[str] | None = None) -> l
                              f"{', '.join(FAMILIES + sorted(FAMILY_GROUPS))}")
         names = [n for n in names if OPS[n].family in wanted]
     return [OPS[n] for n in names]
-
-
-def geomean(values) -> float | None:
-    values = [v for v in values if v is not None and v > 0 and math.isfinite(v)]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None

@@ -16,10 +16,9 @@ import configs as C
 import environment
 import tilecpp_backend
 from errors import first_line
+from names import SCHEMA
 from summary import finalize
 from timing import FLUSH_BYTES, CpuTimer, GpuTimer, ceilings
-
-SCHEMA = "cutile-cpp-ops-bench/1"
 
 
 def log(message: str) -> None:

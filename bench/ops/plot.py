@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots a bench/ops/run.py report: one PNG per op family, DIR/<family>.png, with two panels: the speed-up
 of cutile-cpp over cuTile Python per configuration (baseline time / ours, log scale, 1 = parity), and
-the achieved GB/s of every backend per configuration against the measured copy ceiling.
+the achieved GB/s of every backend per configuration against the measured copy ceiling. The drawing
+pieces below are also the dashboard's (dashboard.py).
     python3 bench/ops/plot.py FILE.json --out DIR
 """
 
@@ -16,8 +17,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FormatStrFormatter  # noqa: E402
 
-COLOURS = {"cutile-cpp": "tab:red", "cutile": "tab:blue", "triton": "tab:orange", "pytorch": "tab:green"}
+from names import UNTUNED  # noqa: E402
+from summary import SLOWER  # noqa: E402
+
+COLOURS = {"cutile-cpp": "tab:red", "cutile": "tab:blue", UNTUNED: "tab:cyan", "triton": "tab:orange",
+           "tilecpp": "tab:purple", "pytorch": "tab:green"}
+DPI = 110
 
 
 def family_rows(report: dict, family: str) -> list[tuple[str, dict]]:
@@ -25,41 +32,66 @@ def family_rows(report: dict, family: str) -> list[tuple[str, dict]]:
             for entry in op["configs"] if entry.get("results")]
 
 
+def figure(rows: int, panels: int, height: float):
+    """A figure of `panels` panels over one x axis, wide enough for `rows` configurations side by side."""
+    return plt.subplots(panels, 1, figsize=(max(8, 0.28 * rows + 3), height), sharex=True)
+
+
+def parity_axis(ax, ylabel: str) -> None:
+    """A ratio axis: log scale labelled in plain numbers, parity at 1 and the SLOWER line below it."""
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.axhline(SLOWER, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_yscale("log")
+    # ratios span less than a decade, where the log axis would label only powers of ten
+    ax.yaxis.set_major_formatter(FormatStrFormatter("%.2g"))
+    ax.yaxis.set_minor_formatter(FormatStrFormatter("%.2g"))
+    ax.set_ylabel(ylabel)
+
+
+def grouped_bars(ax, series: dict[str, list]) -> None:
+    """One bar per series and configuration, side by side, in each backend's colour; None leaves a gap."""
+    present = {name: values for name, values in series.items() if any(values)}
+    bar = 0.8 / max(len(present), 1)
+    for k, (name, values) in enumerate(present.items()):
+        offset = (k - (len(present) - 1) / 2) * bar
+        ax.bar([i + offset for i, v in enumerate(values) if v], [v for v in values if v], bar, label=name,
+               color=COLOURS[name])
+
+
+def config_ticks(ax, labels: list[str]) -> None:
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=90, fontsize=6)
+
+
+def save(fig, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
 def plot_family(report: dict, family: str, path: Path) -> bool:
     rows = family_rows(report, family)
     if not rows:
         return False
-    labels = [label for label, _ in rows]
     x = range(len(rows))
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(max(8, 0.28 * len(rows) + 3), 10), sharex=True)
+    fig, (top, bottom) = figure(len(rows), panels=2, height=10)
     speedups = [entry.get("ratio", {}).get("cutile") for _, entry in rows]
     top.bar([i for i, s in zip(x, speedups) if s], [s for s in speedups if s],
             color=["tab:green" if s >= 1 else "tab:red" for s in speedups if s])
-    top.axhline(1.0, color="black", linewidth=0.8)
-    top.axhline(0.95, color="grey", linewidth=0.8, linestyle=":")
-    top.set_yscale("log")
-    top.set_ylabel("cutile-cpp speed-up over cuTile Python")
+    parity_axis(top, "cutile-cpp speed-up over cuTile Python")
     geo = report["families"].get(family, {}).get("geomean", {}).get("cutile", {}).get("value")
     meta = report["meta"]
     top.set_title(f"{family}: {meta.get('gpu')}, {meta.get('date_utc')}, commit {str(meta.get('git_commit'))[:10]}"
                   + (f"; geomean {geo:.3f}" if geo else ""))
-    width = 0.2
-    for k, backend in enumerate(COLOURS):
-        values = [entry["results"].get(backend, {}).get("gbps") for _, entry in rows]
-        if not any(values):
-            continue
-        bottom.bar([i + (k - 1.5) * width for i, v in zip(x, values) if v], [v for v in values if v], width,
-                   label=backend, color=COLOURS[backend])
+    grouped_bars(bottom, {backend: [entry["results"].get(backend, {}).get("gbps") for _, entry in rows]
+                          for backend in COLOURS})
     copy = report.get("ceilings", {}).get("copy", {}).get("gbps")
     if copy:
         bottom.axhline(copy, color="black", linestyle="--", linewidth=1, label=f"copy {copy:.0f} GB/s")
     bottom.set_ylabel("GB/s")
     bottom.legend(fontsize=8)
-    bottom.set_xticks(list(x))
-    bottom.set_xticklabels(labels, rotation=90, fontsize=6)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    config_ticks(bottom, [label for label, _ in rows])
+    save(fig, path)
     return True
 
 

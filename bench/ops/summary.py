@@ -1,11 +1,23 @@
 """The summaries of a benchmark report: per-config ratios against each baseline, their geomeans per op
-and per family, the share of the copy ceiling, and the text table printed last."""
+and per family, the share of the copy (or bf16 matmul) ceiling, and the text table printed last. Needs no
+torch: the dashboard summarises merged reports with it."""
 
 from __future__ import annotations
 
-import configs as C
+import math
 
-BASELINES = ("cutile", C.UNTUNED, "triton", "tilecpp", "pytorch")
+from names import FAMILY_GROUPS, UNTUNED
+
+BASELINES = ("cutile", UNTUNED, "triton", "tilecpp", "pytorch")
+SLOWER = 0.95  # a ratio below this counts as cutile-cpp being slower, not as noise
+# Per metric: the amount a config entry records, the rate each result records, and the ceiling the rate is
+# shared against (report["ceilings"][name][rate]).
+ROOFLINE = {"GB/s": ("bytes", "gbps", "copy"), "TFLOP/s": ("flops", "tflops", "bf16_mm")}
+
+
+def geomean(values) -> float | None:
+    values = [v for v in values if v is not None and v > 0 and math.isfinite(v)]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
 def ratios(entry: dict) -> dict:
@@ -19,31 +31,44 @@ def ratios(entry: dict) -> dict:
     return out
 
 
-def summarize_op(op: dict, copy_gbps: float | None) -> None:
-    """Fills the op's per-config ratios, their geomeans and the largest config's share of the copy ceiling."""
+def largest_config(op: dict) -> dict | None:
+    """The measured config with the largest amount (bytes or flops); the first of equals."""
+    amount = ROOFLINE[op["metric"]][0]
+    measured = [e for e in op["configs"] if amount in e]
+    return max(measured, key=lambda e: e[amount]) if measured else None
+
+
+def summarize_op(op: dict, ceilings: dict) -> None:
+    """Fills the op's per-config ratios, their geomeans and the largest config's rate per backend with its
+    share of `ceilings` (a report's) for the op's metric: largest_config.fraction_of_copy for GB/s,
+    fraction_of_bf16_mm for TFLOP/s."""
     for entry in op["configs"]:
         entry["ratio"] = ratios(entry)
     op["geomean"] = {}
     for baseline in BASELINES:
         values = [e["ratio"][baseline] for e in op["configs"] if baseline in e.get("ratio", {})]
         if values:
-            op["geomean"][baseline] = {"value": C.geomean(values), "n": len(values)}
-    measured = [e for e in op["configs"] if "bytes" in e]
-    if op["metric"] == "GB/s" and measured:
-        largest = max(measured, key=lambda e: e["bytes"])
-        op["largest_config"] = {"id": largest["id"], "bytes": largest["bytes"], "gbps": {}, "fraction_of_copy": {}}
-        for backend, result in largest["results"].items():
-            if result.get("status") == "ok":
-                op["largest_config"]["gbps"][backend] = result["gbps"]
-                if copy_gbps:
-                    op["largest_config"]["fraction_of_copy"][backend] = result["gbps"] / copy_gbps
+            op["geomean"][baseline] = {"value": geomean(values), "n": len(values)}
+    largest = largest_config(op)
+    if largest is None:
+        return
+    amount, rate, ceiling_name = ROOFLINE[op["metric"]]
+    ceiling = ceilings.get(ceiling_name, {}).get(rate)
+    rates, fractions = {}, {}
+    op["largest_config"] = {"id": largest["id"], amount: largest[amount], rate: rates,
+                            f"fraction_of_{ceiling_name}": fractions}
+    for backend, result in largest["results"].items():
+        if result.get("status") == "ok":
+            rates[backend] = result[rate]
+            if ceiling:
+                fractions[backend] = result[rate] / ceiling
 
 
 def summarize_families(ops: dict) -> dict:
     """Per family (and per --family group): geomean of the ops' geomeans, so that each op weighs the same."""
     families = {}
-    groups = {f: (f,) for f in C.FAMILIES}
-    groups.update(C.FAMILY_GROUPS)
+    groups = {f: (f,) for f in sorted({op["family"] for op in ops.values()})}
+    groups.update(FAMILY_GROUPS)
     for name, members in groups.items():
         names = [n for n, op in ops.items() if op["family"] in members]
         if not names:
@@ -52,7 +77,7 @@ def summarize_families(ops: dict) -> dict:
         for baseline in BASELINES:
             values = [ops[n]["geomean"][baseline]["value"] for n in names if baseline in ops[n]["geomean"]]
             if values:
-                summary["geomean"][baseline] = {"value": C.geomean(values), "ops": len(values)}
+                summary["geomean"][baseline] = {"value": geomean(values), "ops": len(values)}
         families[name] = summary
     return families
 
@@ -72,11 +97,11 @@ def table(report: dict) -> str:
         geo = {b: op["geomean"].get(b, {}).get("value") for b in BASELINES}
         frac = op.get("largest_config", {}).get("fraction_of_copy", {})
         lines.append(f"{name:22} {ours[:11]:11} {ok:>3}/{len(op['configs']):<3} {fmt(geo['cutile']):>9} "
-                     f"{fmt(geo[C.UNTUNED]):>9} {fmt(geo['triton']):>9} {fmt(geo['tilecpp']):>10} "
+                     f"{fmt(geo[UNTUNED]):>9} {fmt(geo['triton']):>9} {fmt(geo['tilecpp']):>10} "
                      f"{fmt(geo['pytorch']):>9} {fmt(frac.get('cutile-cpp'), '{:.0%}'):>10} {fmt(frac.get('cutile'), '{:.0%}'):>12}")
     for name, family in report["families"].items():
         geo = {b: family["geomean"].get(b, {}).get("value") for b in BASELINES}
-        lines.append(f"{'[' + name + ']':22} {'':11} {'':7} {fmt(geo['cutile']):>9} {fmt(geo[C.UNTUNED]):>9} "
+        lines.append(f"{'[' + name + ']':22} {'':11} {'':7} {fmt(geo['cutile']):>9} {fmt(geo[UNTUNED]):>9} "
                      f"{fmt(geo['triton']):>9} {fmt(geo['tilecpp']):>10} {fmt(geo['pytorch']):>9}")
     ceil = report.get("ceilings", {})
     if "gbps" in ceil.get("copy", {}):
@@ -90,9 +115,8 @@ def table(report: dict) -> str:
 
 def finalize(report: dict, ops: dict) -> dict:
     """Ratios, geomeans, ceiling fractions and the family summaries of a (possibly partial) report."""
-    copy_gbps = report.get("ceilings", {}).get("copy", {}).get("gbps")
     for op in ops.values():
-        summarize_op(op, copy_gbps)
+        summarize_op(op, report.get("ceilings", {}))
     report["ops"] = ops
     report["families"] = summarize_families(ops)
     report.pop("partial", None)

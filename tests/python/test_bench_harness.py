@@ -89,7 +89,7 @@ def test_ratio_and_geomean_arithmetic():
 
     op = {"family": "normalization", "metric": "GB/s",
           "configs": [entry(2.0, 3.0, 4.0, 1000), entry(1.0, 0.5, None, 8000)]}
-    summary.summarize_op(op, copy_gbps=0.004)
+    summary.summarize_op(op, {"copy": {"gbps": 0.004}})
     assert op["configs"][0]["ratio"] == {"cutile": 1.5, "pytorch": 2.0}
     assert op["configs"][1]["ratio"] == {"cutile": 0.5}  # a failed baseline gives no ratio
     assert op["geomean"]["cutile"] == {"value": pytest.approx(math.sqrt(1.5 * 0.5)), "n": 2}
@@ -99,7 +99,7 @@ def test_ratio_and_geomean_arithmetic():
     assert largest["fraction_of_copy"] == {"cutile-cpp": pytest.approx(2.0), "cutile": pytest.approx(4.0)}
 
     other = {"family": "elementwise", "metric": "GB/s", "configs": [entry(1.0, 4.0, 2.0, 100)]}
-    summary.summarize_op(other, copy_gbps=None)
+    summary.summarize_op(other, {})
     families = summary.summarize_families({"softmax": op, "relu": other})
     assert families["normalization"]["geomean"]["cutile"]["value"] == pytest.approx(math.sqrt(0.75))
     # each op weighs the same: geomean of the ops' geomeans
