@@ -6,8 +6,8 @@ op benchmark reports in bench/results.
 It reads the reports of schema cutile-cpp-ops-bench/1 measured on a GPU; other JSON files are skipped and
 named in one line. The runs of one commit on one GPU are merged: per configuration and backend, the result
 of the newest run (meta.date_utc) that ran the call, so that partial runs add up and a backend measured in a
-run of its own (tilecpp, which runs without tileiras) still meets cutile-cpp. A commit is meta.git_commit as
-written: a `-dirty` tree ran code that no commit holds, so it is not merged into its base. Per op and GPU
+run of its own (tilecpp, which runs without tileiras) still meets cutile-cpp. A commit is meta.git_commit,
+short or in full alike: a `-dirty` tree ran code that no commit holds, so it is not merged into its base. Per op and GPU
 the page shows the commit whose newest run measured cutile-cpp on the op last, and names it. Ratios,
 geomeans and roofline shares are summary.py's. Needs matplotlib, not torch.
 """
@@ -77,9 +77,15 @@ def load(results: Path) -> tuple[list[Run], list[str]]:
                 or not isinstance(report.get("ops"), dict)):
             skipped.append(path.name)
             continue
-        runs.append(Run(path.name, str(meta.get("git_commit")), str(meta.get("gpu")), str(meta.get("date_utc")),
-                        report))
+        runs.append(Run(path.name, short_commit(str(meta.get("git_commit"))), str(meta.get("gpu")),
+                        str(meta.get("date_utc")), report))
     return runs, skipped
+
+
+
+def short_commit(commit: str) -> str:
+    """A commit as its first 7 hex digits (reports name it short or in full), with any suffix kept."""
+    return re.sub(r"^([0-9a-f]{7})[0-9a-f]*", r"\1", commit)
 
 
 def merge(runs: list[Run]) -> dict[str, View]:

@@ -180,3 +180,17 @@ def test_the_dashboard_needs_no_torch(results, tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "skipped 3 files that are not GPU reports" in done.stderr
+
+
+def test_a_commit_named_in_full_and_short_is_one_commit(tmp_path):
+    out = tmp_path / "results"
+    out.mkdir()
+    full = "abcdef0123456789abcdef0123456789abcdef01"
+    (out / "a.json").write_text(json.dumps(report(full, "2026-12-02T10:00:00Z",
+                                                  {"relu": op("elementwise", config("c1", 8000, cutile_cpp=1.0, cutile=1.0))})))
+    (out / "b.json").write_text(json.dumps(report("abcdef0-dirty", "2026-12-02T11:00:00Z",
+                                                  {"relu": op("elementwise", config("c2", 8000, cutile_cpp=1.0, cutile=2.0))})))
+    (out / "c.json").write_text(json.dumps(report("abcdef0", "2026-12-02T12:00:00Z",
+                                                  {"relu": op("elementwise", config("c2", 8000, cutile_cpp=1.0, cutile=4.0))})))
+    runs, _ = dashboard.load(out)
+    assert sorted(r.commit for r in runs) == ["abcdef0", "abcdef0", "abcdef0-dirty"]
