@@ -1,9 +1,9 @@
 """Host cost of calling a cached op from Python, on the GPU: cutile_cpp.vector_add (float32, 4096 elements),
 cutile_cpp.softmax, cutile_cpp.rms_norm and cutile_cpp.layer_norm_legacy (when it is an op) at small
 sizes, the bare C ABI call with descriptors made once, and torch.add for scale; then the pieces of
-cutile_cpp.vector_add alone (argument checks and views, parameters, output allocation, current-stream
-lookup, the native call) and each op's Python alone (its native call returning at once) to show where
-its time goes. Per case: batches of calls timed with
+cutile_cpp.vector_add and of bmm (2x64x64x64 f16, also through TileGym's entry with each backend) alone
+(argument checks and views, parameters, output allocation, current-stream lookup, the native call) and
+each op's Python alone (its native call returning at once) to show where its time goes. Per case: batches of calls timed with
 time.perf_counter, the stream drained between batches outside the timing; the median per-call time of the
 batches is reported. Prints one JSON object (and writes it to --json FILE).
     python3 bench/launch_overhead.py [--json FILE]
@@ -76,11 +76,13 @@ def through_tilegym(x: torch.Tensor, w: torch.Tensor) -> dict:
     except ImportError as e:
         return {"skipped": f"tilegym is not importable: {e}"}
     n = x.shape[-1]
+    q, k = (torch.randn(2, 64, 64, device="cuda", dtype=torch.float16) for _ in range(2))
     calls = {
         "softmax": lambda backend: tilegym.ops.softmax(x, backend=backend),
         "rms_norm": lambda backend: tilegym.ops.rms_norm(x, (n,), w, 1e-6, backend=backend),
         "layer_norm_legacy": lambda backend: tilegym.ops.layer_norm_legacy(x, (n,), w, w, 1e-6, backend=backend),
         "persistent_layer_norm": lambda backend: tilegym.ops.persistent_layer_norm(x, (n,), w, w, 1e-6, backend=backend),
+        "bmm (2x64x64x64 f16)": lambda backend: tilegym.ops.bmm(q, k, backend=backend),
     }
     out = {}
     for name, call in calls.items():
@@ -90,6 +92,49 @@ def through_tilegym(x: torch.Tensor, w: torch.Tensor) -> dict:
             except Exception as e:  # noqa: BLE001 (a backend that cannot run here is reported, not fatal)
                 out[f"{name} ({backend})"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
     return out
+
+
+def op_pieces(name: str, inputs: tuple) -> dict:
+    """Where a call of op `name` (outputs allocated by the call) spends its host time: the whole call, the
+    call into given outputs, its Python alone, and its native call into given and into new outputs."""
+    function = getattr(cutile_cpp, name)
+    op: _functions.Op = function.__globals__["_op"]
+    given = function(*inputs)
+    given = given if isinstance(given, tuple) else (given,)
+    outputs = dict(zip((op.names[i] for i in op.outputs), given))
+    tensors = [None] * len(op.names)
+    for i, t in zip(op.inputs, inputs):
+        tensors[i] = t
+    for i, t in zip(op.outputs, given):
+        tensors[i] = t
+    values = op.values((None,) * len(op.scalars))
+    native, index = op.library.native, inputs[0].get_device()
+    stream = torch.cuda.current_stream().cuda_stream or None
+
+    def native_call(fresh: bool):
+        call_tensors = list(tensors)
+        if fresh:
+            for i, t in zip(op.outputs, given):
+                call_tensors[i] = torch.empty_like(t)
+        return native.call(op.number, tuple(call_tensors), op.names, values, op.kinds, index, stream)
+
+    for fresh in (False, True):  # what is timed below is a call that succeeds
+        if status := native_call(fresh):
+            _call.raise_for(status)
+    pieces = {
+        "the call": per_call_us(lambda: function(*inputs)),
+        "the call into given outputs": per_call_us(lambda: function(*inputs, **outputs)),
+        "native call into given outputs": per_call_us(lambda: native_call(False)),
+        "native call into new outputs": per_call_us(lambda: native_call(True)),
+        "new outputs alone": per_call_us(lambda: [torch.empty_like(t) for t in given]),
+    }
+    library = op.library
+    op.library = dataclasses.replace(library, native=_ReturnsAtOnce(library.native))
+    try:
+        pieces["its Python alone (the native call returning at once)"] = per_call_us(lambda: function(*inputs))
+    finally:
+        op.library = library
+    return pieces
 
 
 def main() -> int:
@@ -140,6 +185,8 @@ def main() -> int:
             lambda: native.call(op.number, (torch.empty_like(a), a, b), names, (), kinds, index, stream)),
         "a new output alone": per_call_us(lambda: torch.empty_like(a)),
     }
+    result["bmm_pieces_us_median"] = op_pieces("bmm", (torch.randn(2, 64, 64, device="cuda", dtype=torch.float16),
+                                                        torch.randn(2, 64, 64, device="cuda", dtype=torch.float16)))
     # The Python around the native call: each op's call with a native module that returns at once.
     result["python_glue_us_median"] = {}
     for name, call in calls.items():

@@ -78,6 +78,7 @@ class Op:
         self.scalars = spec["scalars"]
         self.kinds = b"".join(b"r" if s["type"] == "real" else b"i" for s in self.scalars)
         self.backward: Op | None = None
+        self.output_shapes_seen: dict = {}  # remembered_output_shapes' answers
 
     # ---- arguments
 
@@ -138,8 +139,12 @@ class Op:
         out = []
         for s, v in zip(self.scalars, scalars):
             kind = s["type"]
-            if kind == "real" and type(v) is float:  # the common case, first
+            # The common cases first: a float for a real, an int or a bool for the others.
+            if type(v) is float and kind == "real" or type(v) is int and kind != "real":
                 out.append(v)
+                continue
+            if type(v) is bool and kind == "flag":
+                out.append(int(v))
                 continue
             if v is None and kind != "choice":
                 if s["default"] is None:
@@ -209,14 +214,32 @@ class Op:
                         tensors[i] = first.new_empty(shape, dtype=dtype)
                     continue
             if shapes is None:
-                probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))
-                status, shapes = self.library.native.output_shapes(
-                    self.number, probe, self.names, values, self.kinds, len(self.outputs), False
-                )
-                if status:
-                    _call.raise_for(status)
-            code, shape = shapes[k]
-            tensors[i] = torch.empty(shape, dtype=self.library.dtype_of_code[code], device=first.device)
+                shapes = (self.remembered_output_shapes(tensors, values) if derived
+                          else self.library_output_shapes(tensors, values))
+            dtype, shape = shapes[k]
+            tensors[i] = first.new_empty(shape, dtype=dtype)
+
+    def library_output_shapes(self, tensors: list, values: tuple) -> list:
+        """The outputs' (dtype, shape) as the library derives them from the inputs (no data read), which
+        also checks them."""
+        probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))
+        status, coded = self.library.native.output_shapes(
+            self.number, probe, self.names, values, self.kinds, len(self.outputs), False
+        )
+        if status:
+            _call.raise_for(status)
+        return [(self.library.dtype_of_code[code], shape) for code, shape in coded]
+
+    def remembered_output_shapes(self, tensors: list, values: tuple) -> list:
+        """library_output_shapes, asked once per key: the shapes depend on nothing but the inputs' shapes
+        and dtypes and the parameters. For eager calls only: fake tensors' sizes may be symbolic."""
+        key = (values, *((t.shape, t.dtype) if t is not None else None for t in (tensors[i] for i in self.inputs)))
+        shapes = self.output_shapes_seen.get(key)
+        if shapes is None:
+            if len(self.output_shapes_seen) >= 256:  # a bound for a process that sees endless shapes
+                self.output_shapes_seen.clear()
+            shapes = self.output_shapes_seen[key] = self.library_output_shapes(tensors, values)
+        return shapes
 
     def launch(self, tensors: list, values: tuple, first: torch.Tensor) -> None:
         if first.is_cuda:

@@ -65,6 +65,42 @@ def test_outputs_are_allocated_from_the_description():
     torch.testing.assert_close(cutile_cpp.transpose(a), a.t().contiguous())
 
 
+def test_shapes_the_library_derives_are_asked_once_per_key():
+    """An output shape the description cannot derive from one input (geglu's N, bmm's under transposes) is
+    asked of the library once per key of input shapes, dtypes and parameters; another key asks again, and a
+    remembered key still meets the call's checks."""
+    from cutile_cpp import _call
+
+    asked = []
+    library = _call.library()
+    native = library.native
+
+    class Counting:
+        output_shapes = None
+
+        @staticmethod
+        def call(*args):
+            return native.call(*args)
+
+    def output_shapes(*args):
+        asked.append(args[3])
+        return native.output_shapes(*args)
+
+    Counting.output_shapes = staticmethod(output_shapes)
+    object.__setattr__(library, "native", Counting)
+    try:
+        x = torch.randn(3, 8)
+        for _ in range(3):
+            assert cutile_cpp.geglu(x).shape == (3, 4)
+        assert len(asked) == 1
+        assert cutile_cpp.geglu(torch.randn(5, 8)).shape == (5, 4) and len(asked) == 2
+        assert cutile_cpp.geglu(torch.randn(3, 16)).shape == (3, 8) and len(asked) == 3
+        with pytest.raises(ValueError, match=r"cutile_cpp_geglu"):
+            cutile_cpp.geglu(x, y=torch.empty(3, 5))  # a given output meets the call's checks
+    finally:
+        object.__setattr__(library, "native", native)
+
+
 def test_an_extent_past_i32_is_refused_before_any_allocation():
     huge = torch.zeros(1, dtype=torch.float16).expand(2**31 + 1)  # no memory behind it
     with pytest.raises(ValueError, match=r"cutile_cpp_relu: x \(f16\[2147483649\] on cpu\): extent 2147483649"):
