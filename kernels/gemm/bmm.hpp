@@ -25,28 +25,16 @@ namespace cutile::kernels {
 
 namespace detail {
 
-// op(A[q])'s (TM, TK) tile (m, k): loaded (1, TM, TK), or from the (Q, K, M) storage as (1, TK, TM) and
-// permuted; LATENCY 0 sets no hint.
-template <bool TRANSPOSED, int64_t TM, int64_t TK, int LATENCY, Element T>
-Tile<T, Shape<TM, TK>> bmm_a_tile(const In<T, Shape<dyn, dyn, dyn>>& a, const Int& q, const Int& m,
-                                  const Int& k) {
+// op(X[q])'s (R, C) tile (r, c), for op(A) (TM, TK) at (m, k) and op(B) (TK, TN) at (k, n): loaded
+// (1, R, C), or from the transposed storage as (1, C, R) and permuted; LATENCY 0 sets no hint.
+template <bool TRANSPOSED, int64_t R, int64_t C, int LATENCY, Element T>
+Tile<T, Shape<R, C>> bmm_operand_tile(const In<T, Shape<dyn, dyn, dyn>>& x, const Int& q, const Int& r,
+                                      const Int& c) {
   const AccessHints hints = LATENCY > 0 ? AccessHints{.latency = LATENCY} : AccessHints{};
   if constexpr (TRANSPOSED)
-    return reshape<Shape<TM, TK>>(permute<0, 2, 1>(a.load(tile<1, TK, TM>, {q, k, m}, pad::zero, hints)));
+    return reshape<Shape<R, C>>(permute<0, 2, 1>(x.load(tile<1, C, R>, {q, c, r}, pad::zero, hints)));
   else
-    return reshape<Shape<TM, TK>>(a.load(tile<1, TM, TK>, {q, m, k}, pad::zero, hints));  // (TM, TK)
-}
-
-// op(B[q])'s (TK, TN) tile (k, n): loaded (1, TK, TN), or from the (Q, N, K) storage as (1, TN, TK) and
-// permuted.
-template <bool TRANSPOSED, int64_t TK, int64_t TN, int LATENCY, Element T>
-Tile<T, Shape<TK, TN>> bmm_b_tile(const In<T, Shape<dyn, dyn, dyn>>& b, const Int& q, const Int& k,
-                                  const Int& n) {
-  const AccessHints hints = LATENCY > 0 ? AccessHints{.latency = LATENCY} : AccessHints{};
-  if constexpr (TRANSPOSED)
-    return reshape<Shape<TK, TN>>(permute<0, 2, 1>(b.load(tile<1, TN, TK>, {q, n, k}, pad::zero, hints)));
-  else
-    return reshape<Shape<TK, TN>>(b.load(tile<1, TK, TN>, {q, k, n}, pad::zero, hints));  // (TK, TN)
+    return reshape<Shape<R, C>>(x.load(tile<1, R, C>, {q, r, c}, pad::zero, hints));  // (R, C)
 }
 
 // op(A[q])[m-th TM rows, :] · op(B[q])[:, n-th TN columns], over the `k_tiles` K tiles, in f32.
@@ -55,9 +43,9 @@ Tile<float, Shape<TM, TN>> bmm_tile(const In<T, Shape<dyn, dyn, dyn>>& a, const 
                                     const Int& q, const Int& m, const Int& n, const Int& k_tiles) {
   using Acc = Tile<float, Shape<TM, TN>>;
   return loop(0, k_tiles, zeros<float, TM, TN>(), [&](Int k, Acc acc) {
-    auto a_tile = bmm_a_tile<TA, TM, TK, LATENCY>(a, q, m, k);  // (TM, TK), loaded first, as TileGym's
-    auto b_tile = bmm_b_tile<TB, TK, TN, LATENCY>(b, q, k, n);  // (TK, TN)
-    return mma(a_tile, b_tile, acc);                             // (TM, TN)
+    auto a_tile = bmm_operand_tile<TA, TM, TK, LATENCY>(a, q, m, k);  // (TM, TK), loaded first, as TileGym's
+    auto b_tile = bmm_operand_tile<TB, TK, TN, LATENCY>(b, q, k, n);  // (TK, TN)
+    return mma(a_tile, b_tile, acc);                                   // (TM, TN)
   });
 }
 
