@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cutile/host/launch.hpp"
-#include "event_timer.hpp"
+#include "cutile/runtime/event_timer.hpp"
 #include "gemm/group_gemm.hpp"
 #include "program_main.hpp"
 
@@ -66,7 +66,7 @@ double time_candidate(const ct::Device& gpu, const ct::Stream& stream, const Lis
   options.stream = stream;
   auto once = [&] { ct::launch(options, kernel, lists.cs.partition({BM, BN}), lists.as, lists.bs); };
   for (int i = 0; i < 5; ++i) once();
-  bench::EventTimer timer;
+  cutile::runtime::EventTimer timer;
   std::vector<double> ms;
   for (int i = 0; i < 30; ++i) {
     flush.zero(stream);
@@ -74,7 +74,7 @@ double time_candidate(const ct::Device& gpu, const ct::Stream& stream, const Lis
     once();
     ms.push_back(timer.stop_ms(stream));
   }
-  return bench::median(ms);
+  return cutile::runtime::median(ms);
 }
 
 int run(int argc, char** argv) {

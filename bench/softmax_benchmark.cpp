@@ -14,7 +14,7 @@
 #include "01_vector_add/vector_add.hpp"
 #include "02_row_softmax/row_softmax.hpp"
 #include "cutile/host/launch.hpp"
-#include "event_timer.hpp"
+#include "cutile/runtime/event_timer.hpp"
 #include "program_main.hpp"
 #include "softmax_variants.hpp"
 
@@ -41,7 +41,7 @@ int run(int argc, char** argv) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
   for (int i = 0; i < 10; ++i) launch_softmax();
   std::vector<double> device_ms;
-  bench::EventTimer timer;
+  cutile::runtime::EventTimer timer;
   for (int i = 0; i < runs; ++i) {
     flush.zero(stream);
     timer.start(stream);
@@ -49,7 +49,7 @@ int run(int argc, char** argv) {
     device_ms.push_back(timer.stop_ms(stream));
   }
   const double bytes = 2.0 * static_cast<double>(rows * cols) * sizeof(ct::bf16);
-  const double softmax_ms = bench::median(device_ms);
+  const double softmax_ms = cutile::runtime::median(device_ms);
 
   // Variants of the kernel, same protocol.
   auto time_variant = [&](auto launch_one) {
@@ -61,7 +61,7 @@ int run(int argc, char** argv) {
       launch_one();
       ms.push_back(timer.stop_ms(stream));
     }
-    return bench::median(ms);
+    return cutile::runtime::median(ms);
   };
   const double reciprocal_ms = time_variant([&] {
     ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::FloatMode{}>, y.partition({1, 4096}), x);
@@ -102,7 +102,7 @@ int run(int argc, char** argv) {
       "\"reciprocal_approx_exp_8_rows\": %.5f, \"reciprocal_approx_exp_16_rows\": %.5f}}\n",
       gpu.name().c_str(), static_cast<long long>(rows), static_cast<long long>(cols), runs, softmax_ms,
       *std::min_element(device_ms.begin(), device_ms.end()), bytes / (softmax_ms * 1e-3) / 1e9, first_call_ms,
-      bench::median(per_launch_us), reciprocal_ms, approx_ms, rows2_ms, rows4_ms, rows8_ms, rows16_ms);
+      cutile::runtime::median(per_launch_us), reciprocal_ms, approx_ms, rows2_ms, rows4_ms, rows8_ms, rows16_ms);
   return 0;
 }
 

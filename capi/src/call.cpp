@@ -5,6 +5,7 @@
 
 #include "cutile/op/describe.hpp"
 #include "cutile/op/run.hpp"
+#include "cutile/op/tuning.hpp"
 #include "descriptor.hpp"
 #include "placement.hpp"
 #include "status.hpp"
@@ -97,7 +98,7 @@ int32_t call(const op::OpSpec* spec, const char* function, std::span<const cutil
       arguments[i] = &lent.back();
     }
     op::Target target = op::Target::on(placement.stream);
-    spec->launch.function(target, op::Arguments{arguments, values});
+    op::launch(*spec, target, op::Arguments{arguments, values});
   });
 }
 

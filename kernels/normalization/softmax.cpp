@@ -20,8 +20,10 @@ constexpr int tma_occupancy(int64_t row_bytes) {
   return row_bytes <= 4096 ? 8 : row_bytes <= 8192 ? 6 : row_bytes <= 16384 ? 4 : 2;
 }
 
-// The persistent kernels' grid: `occupancy` blocks per SM, at most one per row.
-LaunchOptions persistent(const op::Target& target, int occupancy, int64_t rows) {
+// The persistent kernels' grid: `occupancy` blocks per SM (the tuned one where a record holds), at most one
+// per row.
+LaunchOptions persistent(const op::Target& target, int policy_occupancy, int64_t rows) {
+  const int occupancy = static_cast<int>(target.tuned("occupancy", policy_occupancy));
   LaunchOptions options;
   options.grid = std::array<int64_t, 3>{std::min<int64_t>(int64_t{target.sm_count()} * occupancy, rows), 1, 1};
   options.hints.occupancy = occupancy;
@@ -102,6 +104,8 @@ const op::OpSpec softmax_op{
                        "16383,16384} E={f32,f16,bf16} use_tma={0,1} use_chunked=0 use_multi_wave={0,1}",
                        "M=3 N={15,16,1024,8191,8192,16384,20000} E={f32,f16,bf16} use_chunked=1"},
     .tilegym = {.name = "softmax", .signature = "x, use_tma=False, **kwargs"},
+    // TileGym autotunes the TMA kernel's occupancy over these; the persistent kernels all take it.
+    .tuning = {op::tunable("occupancy", {2, 4, 6, 8}, "tile blocks per SM of the persistent kernels")},
 };
 
 const op::Registration registration{softmax_op};

@@ -8,6 +8,7 @@
 #include "cutile/host/overlap.hpp"
 #include "cutile/op/registry.hpp"
 #include "cutile/op/run.hpp"
+#include "cutile/op/tuning.hpp"
 
 namespace cutile::op {
 namespace {
@@ -370,7 +371,7 @@ void run(const OpSpec& spec, Target& target, std::span<const AnyTensor* const> t
   std::vector<Scalar> converted(scalars.begin(), scalars.end());
   check(spec, pointers, converted);
   if (nothing_to_write(spec, pointers)) return;
-  spec.launch.function(target, Arguments{tensors, converted});
+  launch(spec, target, Arguments{tensors, converted});
 }
 
 void run(const OpSpec& spec, Target& target, std::initializer_list<const AnyTensor*> tensors,

@@ -108,6 +108,12 @@ CompiledSpec compile(const OpSpec& spec) {
       problem("tensor " + std::string(t.name) + ": like " + std::string(t.like) +
               " must be an output like an input of the same type");
   }
+  for (const Tunable& t : spec.tuning) {
+    const bool repeated = std::count_if(spec.tuning.begin(), spec.tuning.end(),
+                                        [&](const Tunable& u) { return u.name == t.name; }) > 1;
+    if (t.name.empty() || t.candidates.empty() || repeated)
+      problem("tunable '" + std::string(t.name) + "': a tunable needs a name of its own and candidates");
+  }
   // The launcher takes the tensors, then the scalars, in order.
   std::vector<ParamKind> expected;
   for (const TensorSpec& t : spec.tensors) expected.push_back(t.optional ? ParamKind::optional_tensor : ParamKind::tensor);

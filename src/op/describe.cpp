@@ -211,6 +211,13 @@ std::string describe_json(const OpSpec& spec) {
   for (const ParityCase& p : spec.parity)
     j.begin_object().key("reference").value(p.reference).key("kernel").value(p.kernel).key("config").value(p.config).end_object();
   j.end_array();
+  j.key("tuning").begin_array();
+  for (const Tunable& t : spec.tuning) {
+    j.begin_object().key("name").value(t.name).key("doc").value(t.doc).key("candidates").begin_array();
+    for (const int64_t candidate : t.candidates) j.value(candidate);
+    j.end_array().end_object();
+  }
+  j.end_array();
   j.end_object();
   return j.take();
 }

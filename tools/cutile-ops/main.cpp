@@ -16,6 +16,7 @@
 #include "cutile/op/describe.hpp"
 #include "cutile/op/registry.hpp"
 #include "parity.hpp"
+#include "tune.hpp"
 
 namespace {
 
@@ -37,6 +38,13 @@ constexpr std::string_view kUsage =
     "      kernel the launcher launches against cuTile Python's); prints one line per case; with --out writes\n"
     "      DIR/<reference>.txt (the table), .json and .gen (our kernel's name). Default references:\n"
     "      tests/data/reference/tilegym; explanations: docs/ir-diff\n"
+    "  cutile-ops tune OP CONFIG... [--out FILE] [--jobs 2] [--runs 50] [--for GPU --sms 132]\n"
+    "      autotunes OP at each configuration (sets expanded) on GPU 0: every point of its tuning space traced,\n"
+    "      compiled on --jobs threads and timed (device time, L2 emptied, median of --runs); the fastest is\n"
+    "      appended to FILE (default tuning/OP.jsonl), and configurations it holds for this GPU and tileiras\n"
+    "      are skipped. With --for GPU (e.g. sm_90), only traces and compiles the space and reports it\n"
+    "  cutile-ops tuning [--op OP] [--gpu sm_90] [--sms 132]\n"
+    "      the tunables of each op and its compiled-in records, each with whether it holds for GPU or why not\n"
     "exit status: 0 success / every case PASS, 2 PASS_WITH_NOTES, 1 a FAIL, 3 bad arguments\n";
 
 constexpr int kExitUsage = 3;
@@ -152,6 +160,22 @@ int parity(const Args& args) {
   return worst;
 }
 
+int tune(const Args& args) {
+  if (args.positional.size() < 2) throw UsageError{"tune takes OP CONFIG..."};
+  const op::OpSpec& spec = op_named(args.positional[0]);
+  tools::TuneOptions options;
+  options.out = args.get("--out").value_or((fs::path(CUTILE_SOURCE_DIR) / "tuning" / (args.positional[0] + ".jsonl")).string());
+  options.jobs = std::stoi(args.get("--jobs").value_or("2"));
+  options.runs = std::stoi(args.get("--runs").value_or("50"));
+  if (const auto gpu = args.get("--for")) {
+    options.compile_only = true;
+    options.gpu = *gpu;
+    options.sm_count = std::stoi(args.get("--sms").value_or("132"));
+  }
+  if (options.jobs < 1 || options.runs < 1) throw UsageError{"--jobs and --runs take a positive count"};
+  return tools::tune(spec, {args.positional.begin() + 1, args.positional.end()}, options);
+}
+
 int run(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   const Args args = parse(argc, argv, 2);
@@ -162,6 +186,13 @@ int run(int argc, char** argv) {
   }
   if (command == "trace") return trace(args);
   if (command == "parity" && args.positional.empty()) return parity(args);
+  if (command == "tune") return tune(args);
+  if (command == "tuning" && args.positional.empty()) {
+    const auto only = args.get("--op");
+    tools::tuning_report(only ? &op_named(*only) : nullptr, args.get("--gpu").value_or("sm_90"),
+                         std::stoi(args.get("--sms").value_or("132")));
+    return 0;
+  }
   throw UsageError{command.empty() ? "no command" : "unknown command or arguments for '" + command + "'"};
 }
 

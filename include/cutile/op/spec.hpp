@@ -25,6 +25,7 @@
 
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cutile/op/dtype.hpp"
@@ -184,6 +185,18 @@ struct TileGymFace {
   std::string_view returns;    ///< our outputs it returns, in order; empty: all of them
 };
 
+/// A launch choice the autotuner may make for the op (tuning.hpp): the launcher asks for it by name with
+/// Target::tuned, and the tuner tries each candidate. The search space is every combination.
+struct Tunable {
+  std::string_view name;  ///< "occupancy", "TILE_N": what the launcher passes to Target::tuned
+  std::vector<int64_t> candidates;
+  std::string_view doc;
+};
+
+inline Tunable tunable(std::string_view name, std::vector<int64_t> candidates, std::string_view doc = {}) {
+  return {name, std::move(candidates), doc};
+}
+
 struct OpSpec {
   std::string_view name;        ///< C entry cutile_cpp_<name>, Python cutile_cpp.<name>
   std::string_view family;      ///< DESIGN.md §6: elementwise, normalization, position, gemm, ...
@@ -200,6 +213,8 @@ struct OpSpec {
   /// set, "N={16,1024,16384} E={f32,f16,bf16}", for every combination (configuration.hpp).
   std::vector<std::string_view> configurations;
   TileGymFace tilegym;
+  /// The autotuner's search space; empty for an op the launcher's policy alone decides.
+  std::vector<Tunable> tuning;
 };
 
 }  // namespace cutile::op

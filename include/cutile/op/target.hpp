@@ -7,9 +7,11 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cutile/host/launch.hpp"
+#include "cutile/op/choice.hpp"
 #include "cutile/op/dtype.hpp"
 
 namespace cutile::op {
@@ -48,6 +50,20 @@ class Target {
     dispatch(ref, bound, std::move(options));
   }
 
+  /// The value of the op's tunable `name` for the call being launched: the tuner's candidate while it
+  /// measures one, else the tuning record that holds for this call (tuning.hpp), else `fallback`, the
+  /// launcher's own policy.
+  int64_t tuned(std::string_view name, int64_t fallback) const {
+    const Choice* choice = forced_ ? forced_ : recorded_;
+    const auto value = choice ? choice->value(name) : std::nullopt;
+    return value.value_or(fallback);
+  }
+  /// The choice every later launch takes instead of any record (null: none; an empty choice: the launcher's
+  /// policy): the tuner's. It must outlive those launches.
+  void force(const Choice* choice) { forced_ = choice; }
+  /// The recorded choice for the call about to be launched (null: none); op::launch sets it per call.
+  void use_record(const Choice* choice) { recorded_ = choice; }
+
   /// Memory for intermediate results of one call: row-major on the target's device, in its stream's
   /// order, freed after the launches that use it; a meta tensor for compile and trace targets.
   AnyTensor scratch(Dtype dtype, std::vector<int64_t> shape) const;
@@ -67,6 +83,8 @@ class Target {
   std::optional<Stream> stream_;
   std::vector<CompiledKernel> compiled_;
   std::vector<TracedKernel> traced_;
+  const Choice* forced_ = nullptr;
+  const Choice* recorded_ = nullptr;
 };
 
 }  // namespace cutile::op

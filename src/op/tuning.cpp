@@ -1,0 +1,209 @@
+#include "cutile/op/tuning.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "cutile/bytecode/writer.hpp"
+#include "cutile/compile/toolchain.hpp"
+#include "cutile/op/configuration.hpp"
+#include "cutile/op/run.hpp"
+
+namespace cutile::op {
+namespace {
+
+struct RecordRegistry {
+  std::mutex mutex;
+  std::vector<const TuningRecord*> records;
+  std::atomic<uint64_t> generation{0};  // changes with every registration: built tables are then stale
+};
+
+RecordRegistry& record_registry() {
+  static RecordRegistry r;  // constructed on first use: registrations run in no fixed order
+  return r;
+}
+
+constexpr uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+void mix(uint64_t& h, uint64_t value) {
+  for (int i = 0; i < 8; ++i) h = (h ^ ((value >> (8 * i)) & 0xff)) * kFnvPrime;
+}
+
+uint64_t round_up_pow2(int64_t extent) {
+  return extent <= 0 ? 0 : std::bit_ceil(static_cast<uint64_t>(extent));
+}
+
+// A configuration's arguments after the description's checks (scalars converted to their kinds).
+struct Checked {
+  Configured configured;
+  std::vector<const AnyTensor*> tensors;
+};
+
+Checked checked_at(const OpSpec& spec, std::string_view config) {
+  Checked c{configure(spec, config), {}};
+  std::vector<TensorFacts> facts;
+  facts.reserve(c.configured.tensors.size());
+  std::vector<const TensorFacts*> pointers;
+  for (size_t i = 0; i < c.configured.tensors.size(); ++i) {
+    c.tensors.push_back(&c.configured.tensors[i]);
+    facts.push_back(facts_of(c.configured.tensors[i], spec.tensors[i].name));
+    pointers.push_back(&facts.back());
+  }
+  check(spec, pointers, c.configured.scalars);
+  return c;
+}
+
+// One op's records that hold on one GPU, by bucket; built once per process, then only read.
+struct Table {
+  std::string op;  // by name: a test's copy of a description shares its op's records
+  std::string gpu;
+  uint64_t generation;
+  std::unordered_map<uint64_t, const Choice*> choices;
+  std::vector<RecordStatus> status;
+};
+
+Table build_table(const OpSpec& spec, const std::string& gpu, int sm_count) {
+  Table table{std::string(spec.name), gpu, record_registry().generation, {}, {}};
+  for (const TuningRecord* r : tuning_records()) {
+    if (r->op != spec.name) continue;
+    std::string why;
+    if (r->gpu != gpu) {
+      why = "measured on " + r->gpu + ", this target is " + gpu;
+    } else if (gpu == "interpret") {
+      why = "the interpreter takes no tuning: its launches keep the launchers' policy";
+    } else if (tileiras_release()
+                   .empty()) {  // asked only here: a process with no record for its GPU never is
+      why =
+          "no tileiras found, so the release of the kernels is unknown (the record's is " + r->tileiras + ")";
+    } else if (r->tileiras != tileiras_release()) {
+      why = "measured with tileiras " + r->tileiras + ", this process compiles with " + tileiras_release();
+    } else {
+      try {
+        if (kernels_hash(spec, r->bucket, gpu, sm_count, &r->choice) != r->kernels)
+          why = "the kernels at its bucket changed since it was measured";
+        else
+          table.choices.insert_or_assign(bucket_key(spec, r->bucket), &r->choice);  // a later line replaces
+      } catch (const std::exception& e) {
+        why = std::string("its bucket or choice no longer launches: ") + e.what();
+      }
+    }
+    table.status.push_back({r, why});
+  }
+  for (RecordStatus& s : table.status)
+    if (s.ignored_because.empty() &&
+        table.choices.at(bucket_key(spec, s.record->bucket)) != &s.record->choice)
+      s.ignored_because = "a later record of the same bucket replaces it";
+  return table;
+}
+
+const Table& table_for(const OpSpec& spec, const Target& target) {
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<Table>> tables;
+  std::lock_guard lock(mutex);
+  const uint64_t generation = record_registry().generation;
+  for (auto& t : tables) {
+    if (t->op != spec.name || t->gpu != target.gpu()) continue;
+    if (t->generation != generation)
+      t = std::make_unique<Table>(build_table(spec, target.gpu(), target.sm_count()));
+    return *t;
+  }
+  return *tables.emplace_back(std::make_unique<Table>(build_table(spec, target.gpu(), target.sm_count())));
+}
+
+}  // namespace
+
+TuningRegistration::TuningRegistration(std::span<const TuningRecord> records) : records_(records) {
+  RecordRegistry& r = record_registry();
+  std::lock_guard lock(r.mutex);
+  for (const TuningRecord& record : records) r.records.push_back(&record);
+  ++r.generation;
+}
+
+TuningRegistration::~TuningRegistration() {
+  RecordRegistry& r = record_registry();
+  std::lock_guard lock(r.mutex);
+  std::erase_if(r.records, [&](const TuningRecord* p) {
+    return p >= records_.data() && p < records_.data() + records_.size();
+  });
+  ++r.generation;
+}
+
+std::vector<const TuningRecord*> tuning_records() {
+  RecordRegistry& r = record_registry();
+  std::lock_guard lock(r.mutex);
+  return r.records;
+}
+
+uint64_t bucket_key(const OpSpec& spec, const Arguments& args) {
+  uint64_t h = kFnvOffset;
+  for (size_t i = 0; i < spec.tensors.size(); ++i) {
+    if (spec.tensors[i].role == Role::out) continue;
+    const AnyTensor* t = args.tensors[i];
+    if (!t) {
+      mix(h, ~uint64_t{0});
+      continue;
+    }
+    mix(h, static_cast<uint64_t>(t->element_type()));
+    for (const int64_t extent : t->shape()) mix(h, round_up_pow2(extent));
+  }
+  for (size_t i = 0; i < spec.scalars.size(); ++i) {
+    const ScalarType type = spec.scalars[i].type;
+    if (type == ScalarType::flag || type == ScalarType::choice)
+      mix(h, static_cast<uint64_t>(args.scalars[i].integer));
+  }
+  return h;
+}
+
+uint64_t bucket_key(const OpSpec& spec, std::string_view config) {
+  const Checked c = checked_at(spec, config);
+  return bucket_key(spec, Arguments{c.tensors, c.configured.scalars});
+}
+
+std::string kernels_hash(const OpSpec& spec, std::string_view config, std::string_view gpu, int sm_count,
+                         const Choice* choice) {
+  const Checked c = checked_at(spec, config);
+  Target target = Target::trace_for(std::string(gpu), sm_count);
+  const Choice launcher_policy;
+  target.force(choice ? choice : &launcher_policy);
+  spec.launch.function(target,
+                       Arguments{c.tensors, c.configured.scalars});  // not launch(): no record applies
+  uint64_t h = kFnvOffset;
+  for (const TracedKernel& k : target.traced())
+    for (const uint8_t byte : bytecode::write_bytecode(*k.module)) h = (h ^ byte) * kFnvPrime;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+const Choice* recorded_choice(const OpSpec& spec, const Target& target, const Arguments& args) {
+  if (spec.tuning.empty()) return nullptr;
+  const Table& table = table_for(spec, target);
+  if (table.choices.empty()) return nullptr;
+  const auto it = table.choices.find(bucket_key(spec, args));
+  return it == table.choices.end() ? nullptr : it->second;
+}
+
+void launch(const OpSpec& spec, Target& target, const Arguments& args) {
+  target.use_record(recorded_choice(spec, target, args));
+  spec.launch.function(target, args);
+}
+
+std::string tileiras_release() {
+  // The toolchain the cubin cache finds too, by the same search: looked for once per process.
+  static const std::string release = [] {
+    const auto toolchain = compile::find_toolchain();
+    return toolchain ? toolchain->release : std::string();
+  }();
+  return release;
+}
+
+std::vector<RecordStatus> tuning_status(const OpSpec& spec, const Target& target) {
+  return table_for(spec, target).status;
+}
+
+}  // namespace cutile::op
