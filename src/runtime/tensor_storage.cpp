@@ -141,18 +141,22 @@ TensorStorage::~TensorStorage() {
     std::free(reinterpret_cast<void*>(address_));
     return;
   }
-  // A destructor cannot report a failure; at worst the memory leaks.
+  // A destructor cannot report a failure. Memory is freed only once every use is known to be ordered
+  // before the free or finished: when waiting for a use fails (its event could not be recorded, say), the
+  // whole device is waited for instead; only when that fails too does the memory leak.
   try {
     device_->make_current();
     std::vector<Completion> pending = state_->pending();
-    if (stream_ordered_) {
-      const Stream& stream = release_stream(*device_);
-      for (const Completion& use : pending) use.order_before(stream);
-      driver_api().cuMemFreeAsync(address_, stream.handle());
-    } else {
-      for (const Completion& use : pending) use.sync();
-      driver_api().cuMemFree_v2(address_);
+    const Stream* release = stream_ordered_ ? &release_stream(*device_) : nullptr;
+    try {
+      for (const Completion& use : pending) release ? use.order_before(*release) : use.sync();
+    } catch (const Error&) {
+      check(driver_api().cuCtxSynchronize(), "cuCtxSynchronize");
     }
+    if (release)
+      driver_api().cuMemFreeAsync(address_, release->handle());
+    else
+      driver_api().cuMemFree_v2(address_);
   } catch (const Error&) {
   }
 }
