@@ -66,15 +66,7 @@ double time_candidate(const ct::Device& gpu, const ct::Stream& stream, const Lis
   options.stream = stream;
   auto once = [&] { ct::launch(options, kernel, lists.cs.partition({BM, BN}), lists.as, lists.bs); };
   for (int i = 0; i < 5; ++i) once();
-  cutile::runtime::EventTimer timer;
-  std::vector<double> ms;
-  for (int i = 0; i < 30; ++i) {
-    flush.zero(stream);
-    timer.start(stream);
-    once();
-    ms.push_back(timer.stop_ms(stream));
-  }
-  return cutile::runtime::median(ms);
+  return cutile::runtime::median(cutile::runtime::times_ms_after_flush(stream, flush, 30, once));
 }
 
 int run(int argc, char** argv) {

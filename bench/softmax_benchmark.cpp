@@ -40,28 +40,14 @@ int run(int argc, char** argv) {
   const double first_call_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - first_start).count();
   for (int i = 0; i < 10; ++i) launch_softmax();
-  std::vector<double> device_ms;
-  cutile::runtime::EventTimer timer;
-  for (int i = 0; i < runs; ++i) {
-    flush.zero(stream);
-    timer.start(stream);
-    launch_softmax();
-    device_ms.push_back(timer.stop_ms(stream));
-  }
-  const double bytes = 2.0 * static_cast<double>(rows * cols) * sizeof(ct::bf16);
+  const std::vector<double> device_ms = cutile::runtime::times_ms_after_flush(stream, flush, runs, launch_softmax);
   const double softmax_ms = cutile::runtime::median(device_ms);
+  const double bytes = 2.0 * static_cast<double>(rows * cols) * sizeof(ct::bf16);
 
   // Variants of the kernel, same protocol.
   auto time_variant = [&](auto launch_one) {
     for (int i = 0; i < 10; ++i) launch_one();
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-      flush.zero(stream);
-      timer.start(stream);
-      launch_one();
-      ms.push_back(timer.stop_ms(stream));
-    }
-    return cutile::runtime::median(ms);
+    return cutile::runtime::median(cutile::runtime::times_ms_after_flush(stream, flush, runs, launch_one));
   };
   const double reciprocal_ms = time_variant([&] {
     ct::launch(options, bench::row_softmax_reciprocal<ct::bf16, 1, 4096, ct::FloatMode{}>, y.partition({1, 4096}), x);

@@ -7,7 +7,6 @@
 // again afterwards, with allocation working, must succeed with correct results (nothing was left
 // half-built in a cache). Allocations through malloc alone are not failed here.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "cutile_cpp/kernels.h"
+#include "support/forked_child.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -147,41 +147,26 @@ struct Outcome {
   char message[400];
 };
 
-/// Forks; the child warms the op first when `warm`, fails its `at`th allocation in the call (none for
-/// `at` 0) and reports. Fails the test if the child does not exit normally.
+/// In a forked child: warms the op first when `warm`, fails the `at`th allocation of the call (none for
+/// `at` 0) and reports.
 Outcome run_child(int64_t at, bool warm) {
-  int channel[2];
-  EXPECT_EQ(pipe(channel), 0);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(channel[0]);
-    RmsNormCall call;
-    Outcome o{};
-    if (warm && call.run() != CUTILE_CPP_OK) _exit(3);
-    o.status = call.run(at);
-    o.fired = fired;
-    o.allocations = allocations;
-    o.first_correct = o.status == CUTILE_CPP_OK && call.correct();
-    std::strncpy(o.message, cutile_cpp_last_error(), sizeof o.message - 1);
-    o.again_status = call.run();
-    o.again_correct = o.again_status == CUTILE_CPP_OK && call.correct();
+  return cutile::test_support::in_forked_child(
+      "failing allocation " + std::to_string(at) + (warm ? " of a warm call" : " of a cold call"), [&] {
+        RmsNormCall call;
+        Outcome o{};
+        if (warm && call.run() != CUTILE_CPP_OK) _exit(3);
+        o.status = call.run(at);
+        o.fired = fired;
+        o.allocations = allocations;
+        o.first_correct = o.status == CUTILE_CPP_OK && call.correct();
+        std::strncpy(o.message, cutile_cpp_last_error(), sizeof o.message - 1);
+        o.again_status = call.run();
+        o.again_correct = o.again_status == CUTILE_CPP_OK && call.correct();
 #if defined(__SANITIZE_ADDRESS__)
-    o.leaked = __lsan_do_recoverable_leak_check() != 0;  // _exit below skips the check at exit
+        o.leaked = __lsan_do_recoverable_leak_check() != 0;  // _exit skips the check at exit
 #endif
-    const bool written = write(channel[1], &o, sizeof o) == static_cast<ssize_t>(sizeof o);
-    _exit(written ? 0 : 4);
-  }
-  close(channel[1]);
-  Outcome o{};
-  const bool read_whole = read(channel[0], &o, sizeof o) == static_cast<ssize_t>(sizeof o);
-  close(channel[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0 && read_whole)
-      << "failing allocation " << at << (warm ? " of a warm call" : " of a cold call") << ": the child "
-      << (WIFSIGNALED(status) ? "died of signal " + std::to_string(WTERMSIG(status))
-                              : "exited " + std::to_string(WEXITSTATUS(status)));
-  return o;
+        return o;
+      });
 }
 
 void sweep(bool warm) {

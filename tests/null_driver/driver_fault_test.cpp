@@ -13,7 +13,6 @@
 // allocations.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,6 +21,7 @@
 #include <string>
 
 #include "cutile_cpp/kernels.h"
+#include "support/forked_child.hpp"
 #include "support/toolchain_fixture.hpp"
 
 namespace {
@@ -77,56 +77,43 @@ struct Outcome {
   char message[400];
 };
 
-// Forks; the child warms the op first when `warm`, fails the `at`th driver call of the next call (none
+// In a forked child: warms the op first when `warm`, fails the `at`th driver call of the next call (none
 // for `at` 0) and reports. A call is rms_norm's forward and backward passes (see below).
 Outcome run_child(long long at, bool warm) {
-  int channel[2];
-  EXPECT_EQ(pipe(channel), 0);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(channel[0]);
-    Outcome o{};
-    const NullDriver driver = NullDriver::load();
-    o.loaded = driver.complete();
-    if (o.loaded) {
-      const cutile_cpp_tensor y = device_tensor(driver, {kRows, kCols}),
-                              rstd = device_tensor(driver, {kRows}),
-                              x = device_tensor(driver, {kRows, kCols}), w = device_tensor(driver, {kCols}),
-                              dy = device_tensor(driver, {kRows, kCols}),
-                              dx = device_tensor(driver, {kRows, kCols}), dw = device_tensor(driver, {kCols});
-      // The forward pass, then the backward, which allocates scratch memory for its partial sums.
-      auto call = [&] {
-        const int32_t status =
-            cutile_cpp_rms_norm(&y, &rstd, &x, &w, 1e-6, 0.0, CUTILE_CPP_RMS_NORM_MODE_AUTO, 0, nullptr);
-        return status != CUTILE_CPP_OK
-                   ? status
-                   : cutile_cpp_rms_norm_backward(&dx, &dw, &dy, &x, &w, &rstd, 0.0, 0, nullptr);
-      };
-      if (warm && call() != CUTILE_CPP_OK) _exit(3);
-      const long long before = driver.calls("all");
-      driver.fail_at(at, kOutOfMemory);
-      o.status = call();
-      o.fired = driver.fail_at(0, 0) != 0;
-      std::strncpy(o.function, driver.failed_function(), sizeof o.function - 1);
-      o.calls = driver.calls("all") - before;
-      std::strncpy(o.message, cutile_cpp_last_error(), sizeof o.message - 1);
-      o.again_status = call();
-      o.live_after = driver.live_allocations();
-    }
-    const bool written = write(channel[1], &o, sizeof o) == static_cast<ssize_t>(sizeof o);
-    _exit(written ? 0 : 4);
-  }
-  close(channel[1]);
-  Outcome o{};
-  const bool read_whole = read(channel[0], &o, sizeof o) == static_cast<ssize_t>(sizeof o);
-  close(channel[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0 && read_whole)
-      << "failing driver call " << at << (warm ? " of a warm call" : " of a cold call") << ": the child "
-      << (WIFSIGNALED(status) ? "died of signal " + std::to_string(WTERMSIG(status))
-                              : "exited " + std::to_string(WEXITSTATUS(status)));
-  return o;
+  return cutile::test_support::in_forked_child(
+      "failing driver call " + std::to_string(at) + (warm ? " of a warm call" : " of a cold call"), [&] {
+        Outcome o{};
+        const NullDriver driver = NullDriver::load();
+        o.loaded = driver.complete();
+        if (o.loaded) {
+          const cutile_cpp_tensor y = device_tensor(driver, {kRows, kCols}),
+                                  rstd = device_tensor(driver, {kRows}),
+                                  x = device_tensor(driver, {kRows, kCols}),
+                                  w = device_tensor(driver, {kCols}),
+                                  dy = device_tensor(driver, {kRows, kCols}),
+                                  dx = device_tensor(driver, {kRows, kCols}),
+                                  dw = device_tensor(driver, {kCols});
+          // The forward pass, then the backward, which allocates scratch memory for its partial sums.
+          auto call = [&] {
+            const int32_t status =
+                cutile_cpp_rms_norm(&y, &rstd, &x, &w, 1e-6, 0.0, CUTILE_CPP_RMS_NORM_MODE_AUTO, 0, nullptr);
+            return status != CUTILE_CPP_OK
+                       ? status
+                       : cutile_cpp_rms_norm_backward(&dx, &dw, &dy, &x, &w, &rstd, 0.0, 0, nullptr);
+          };
+          if (warm && call() != CUTILE_CPP_OK) _exit(3);
+          const long long before = driver.calls("all");
+          driver.fail_at(at, kOutOfMemory);
+          o.status = call();
+          o.fired = driver.fail_at(0, 0) != 0;
+          std::strncpy(o.function, driver.failed_function(), sizeof o.function - 1);
+          o.calls = driver.calls("all") - before;
+          std::strncpy(o.message, cutile_cpp_last_error(), sizeof o.message - 1);
+          o.again_status = call();
+          o.live_after = driver.live_allocations();
+        }
+        return o;
+      });
 }
 
 class DriverFaults : public cutile::test_support::ToolchainTest {

@@ -88,15 +88,9 @@ class DeviceTimer {
   double operator()(const op::Choice& choice) {
     target_.force(&choice);
     for (int i = 0; i < 3; ++i) call();
-    std::vector<double> ms;
-    for (int i = 0; i < runs_; ++i) {
-      flush_.zero(stream_);
-      timer_.start(stream_);
-      call();
-      ms.push_back(timer_.stop_ms(stream_));
-    }
+    const double ms = runtime::median(runtime::times_ms_after_flush(stream_, flush_, runs_, [&] { call(); }));
     target_.force(nullptr);
-    return runtime::median(ms) * 1000.0;
+    return ms * 1000.0;
   }
 
  private:
@@ -110,7 +104,6 @@ class DeviceTimer {
   std::vector<const AnyTensor*> pointers_;
   std::vector<op::Scalar> scalars_;
   AnyTensor flush_;  // written before each timed call: L2 emptied, the stream kept busy
-  runtime::EventTimer timer_;
 };
 
 void print_candidates(const std::vector<op::Candidate>& candidates) {

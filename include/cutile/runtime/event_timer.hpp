@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cutile/host/stream.hpp"
+#include "cutile/host/tensor.hpp"
 #include "cutile/runtime/driver_api.hpp"
 
 namespace cutile::runtime {
@@ -39,6 +40,22 @@ class EventTimer {
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// The device times, in milliseconds, of `runs` calls of `work` on `stream`, each timed alone right after
+/// `flush` (a buffer larger than L2) is zeroed: L2 starts empty, and the stream is busy while the host
+/// queues the work, so the host's time is not counted.
+template <class Work>
+std::vector<double> times_ms_after_flush(const Stream& stream, AnyTensor& flush, int runs, Work&& work) {
+  EventTimer timer;
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    flush.zero(stream);
+    timer.start(stream);
+    work();
+    ms.push_back(timer.stop_ms(stream));
+  }
+  return ms;
 }
 
 }  // namespace cutile::runtime
