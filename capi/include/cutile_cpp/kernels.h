@@ -130,6 +130,15 @@ CUTILE_CPP_API int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_ten
                                                 int32_t scalar_count, cutile_cpp_tensor* outputs,
                                                 int32_t output_count);
 
+/* Autotunes the op named `op` on GPU `device_id` at `config` ("M=4096 N=4096 E=bf16 use_tma=1"; a value may
+ * be a set, "N={2048,4096}", for every combination): every point of its tuning space is compiled and timed,
+ * and the fastest is appended to the JSON-lines file `records` (tuning/<op>.jsonl in the source tree, where
+ * the next build compiles it in). A configuration the file holds already for this GPU and tileiras release
+ * is skipped. Runs `jobs` tileiras processes at once and keeps the median of `runs` timed calls per point.
+ * Takes minutes. docs/autotuning.md. */
+CUTILE_CPP_API int32_t cutile_cpp_tune(const char* op, const char* config, const char* records, int32_t jobs,
+                                       int32_t runs, int32_t device_id);
+
 /* ---- attention ---- */
 
 /* cutile_cpp_fmha:
