@@ -162,6 +162,23 @@ CUTILE_CPP_API int32_t cutile_cpp_fmha(const cutile_cpp_tensor* o, const cutile_
                                        const cutile_cpp_tensor* k, const cutile_cpp_tensor* v, double scaling,
                                        int32_t is_causal, int32_t device_id, void* stream);
 
+/* cutile_cpp_splitk_reduce:
+ * The merge of split-KV attention decode partials: attn_out[b, h, :] = sum_i w_i * attn_splitk_out[b, h, i,
+ * :] / sum_i w_i with w_i = 2^(lse_splitk_out[b, h, i] - max_i lse_splitk_out[b, h, i]) (log-sum-exps in log2
+ * units), computed in f32.
+ *   out   attn_out         E[B, H, D]
+ *   in    attn_splitk_out  E[B, H, K, D]
+ *   in    lse_splitk_out   f32[B, H, K]
+ *   E: f32, f16, bf16
+ *   requires K >= 1 (else SHAPE_MISMATCH): the merge needs at least one split
+ *   requires K <= 256 (else UNSUPPORTED_SHAPE): the splits tile is at most 256 (next_pow2(K))
+ *   Ports TileGym src/tilegym/ops/cutile/splitk_reduce.py.
+ */
+CUTILE_CPP_API int32_t cutile_cpp_splitk_reduce(const cutile_cpp_tensor* attn_out,
+                                                const cutile_cpp_tensor* attn_splitk_out,
+                                                const cutile_cpp_tensor* lse_splitk_out, int32_t device_id,
+                                                void* stream);
+
 /* ---- elementwise ---- */
 
 /* cutile_cpp_dropout:
