@@ -74,7 +74,7 @@ class DeviceTimer {
     for (const AnyTensor& t : meta.tensors) {
       const auto dtype = dtype_of(t.element_type());
       if (!dtype || !(*dtype == Dtype::f32 || *dtype == Dtype::f16 || *dtype == Dtype::bf16))
-        throw UserError("cutile-ops tune fills float tensors only; " + std::string(spec.name) + " has a " +
+        throw UserError("the tuner fills float tensors only; " + std::string(spec.name) + " has a " +
                         std::string(ir::element_type_name(t.element_type())) + " tensor");
       const std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
       with_float_element(t.element_type(),

@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "cutile/bytecode/writer.hpp"
-#include "cutile/compile/toolchain.hpp"
+#include "cutile/compile/cubin_cache.hpp"
 #include "cutile/op/configuration.hpp"
 #include "cutile/op/run.hpp"
 
@@ -194,12 +194,8 @@ void launch(const OpSpec& spec, Target& target, const Arguments& args) {
 }
 
 std::string tileiras_release() {
-  // The toolchain the cubin cache finds too, by the same search: looked for once per process.
-  static const std::string release = [] {
-    const auto toolchain = compile::find_toolchain();
-    return toolchain ? toolchain->release : std::string();
-  }();
-  return release;
+  const auto& toolchain = compile::CubinCache::global().toolchain();  // the one that compiles the kernels
+  return toolchain ? toolchain->release : std::string();
 }
 
 std::vector<RecordStatus> tuning_status(const OpSpec& spec, const Target& target) {

@@ -108,6 +108,10 @@ class CubinCache {
   /// The process-wide cache, configured by CacheConfig::from_env() on first use.
   static CubinCache& global();
 
+  /// The toolchain this cache compiles with: find_toolchain(), resolved once per cache on first need
+  /// (nullopt when there is none).
+  const std::optional<Toolchain>& toolchain();
+
   /// The cubin for `bytecode` compiled with `options`: from memory, from disk, or compiled now.
   /// Without tileiras and without an entry, a cutile::RuntimeError names the kernel, the key, the cache
   /// directory and how to get a toolchain or a cache filled elsewhere. tileiras failures propagate as
@@ -171,8 +175,6 @@ class CubinCache {
   void write_entry(const CacheEntry& entry);
   void evict(const std::filesystem::path& keep);
   void disable_writes(const std::string& reason);
-  /// find_toolchain(), resolved once per cache on first need.
-  const std::optional<Toolchain>& toolchain();
 
   CacheConfig config_;
   std::atomic<bool> writable_;
