@@ -55,11 +55,10 @@ std::vector<Candidate> prepare(const OpSpec& spec, std::string_view config, cons
         candidates[i].refused =
             refusal(spec, config, Target::compile_for(gpu, sm_count), candidates[i].choice);
   };
-  {
-    std::vector<std::jthread> threads;  // joined at the end of this block, before candidates are returned
-    for (int j = 1; j < std::max(jobs, 1); ++j) threads.emplace_back(compile_some);
-    compile_some();
-  }
+  std::vector<std::thread> threads;
+  for (int j = 1; j < std::max(jobs, 1); ++j) threads.emplace_back(compile_some);
+  compile_some();
+  for (std::thread& t : threads) t.join();
   return candidates;
 }
 
