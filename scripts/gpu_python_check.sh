@@ -14,7 +14,9 @@
 # runs in N processes (pytest-xdist, where the image has it: compiles then overlap). BRIDGES_SANITIZE_S=N
 # gives N seconds after the python tier to compute-sanitizer (memcheck, racecheck, initcheck, synccheck, a
 # quarter each; BRIDGES_SANITIZE_TOOLS names fewer) over the GPU cases of every op's test file, with the
-# cubins already cached by the tier. BRIDGES_OVERHEAD=0 skips the launch-overhead benchmarks.
+# cubins already cached by the tier; the files in BRIDGES_SANITIZE_ALONE (test_fmha.py) run in processes of
+# their own, so that a context one of them breaks does not fail the rest. BRIDGES_OVERHEAD=0 skips the
+# launch-overhead benchmarks.
 # BRIDGES_TILEGYM_S caps TileGym's tests (default half the total; the JUnit XML is written when it stops);
 # BRIDGES_TILEGYM_TESTS (paths under TileGym's tests/ops) runs those test files instead of the ported ops'.
 set -uo pipefail
@@ -68,7 +70,8 @@ if [[ -d $pack/tilegym/tests ]]; then
   rm -rf "$work/tilegym" && cp -r "$pack/tilegym" "$work/tilegym"
   sed -i -E 's/_backends = \["cutile"[^]]*\]/_backends = ["cutile-cpp"]/' $(grep -rl '_backends = \[' "$work/tilegym/tests")
   ported=(activation/test_relu.py activation/test_gelu.py activation/test_geglu.py test_silu_and_mul.py test_swiglu.py
-    test_dropout.py test_softmax.py test_rms_norm.py test_layer_norm_legacy.py test_rope.py)
+    test_dropout.py test_softmax.py test_rms_norm.py test_layer_norm_legacy.py test_rope.py test_bmm.py test_matmul.py
+    test_splitk_reduce.py)
   [[ -n ${BRIDGES_TILEGYM_TESTS:-} ]] && read -r -a ported <<<"$BRIDGES_TILEGYM_TESTS"  # names under tests/ops
   (cd "$work/tilegym" && DISABLE_FALLBACK=1 CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build \
     PYTHONPATH=$repo/python:$PYTHONPATH timeout -s INT -k 10 "${BRIDGES_TILEGYM_S:-$((total / 2))}" \
@@ -104,21 +107,31 @@ CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:
 pytest_exit=$?
 
 # compute-sanitizer over the ops' GPU cases: each tool in its share of the time, one pytest process under
-# it over the first cases of every op's file (tests/python/sanitizer_run.py), the tool's error count and the
-# kernels it names kept per tool (sanitize_<tool>.log, .xml).
+# it over the first cases of every op's file (tests/python/sanitizer_run.py) and one for each file named in
+# BRIDGES_SANITIZE_ALONE, the tool's error count and the kernels it names kept per run
+# (sanitize_<tool>[_<file>].log, .xml).
 if ((sanitize_s > 0)); then
+  alone=(${BRIDGES_SANITIZE_ALONE-test_fmha.py})
   op_files=()
   for f in "$repo"/tests/python/test_*.py; do
+    [[ " ${alone[*]} " == *" $(basename "$f") "* ]] && continue
     grep -q "^@needs_gpu" "$f" && grep -q "cutile_cpp\.ops\|cutile_cpp\.[a-z_]*(" "$f" && op_files+=("$f")
   done
   tools=(${BRIDGES_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck})
-  for tool in "${tools[@]}"; do
+  share=$((sanitize_s / ${#tools[@]}))  # per tool: a quarter of it for each file alone, at most 30 s
+  alone_s=$((share / 4 < 30 ? share / 4 : 30))
+  rest_s=$((share - ${#alone[@]} * alone_s))
+  sanitize() {  # SECONDS TOOL NAME FILE...: one process under the tool, its log and XML named sanitize_NAME
     CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH \
-      timeout -s INT -k 10 $((sanitize_s / ${#tools[@]})) compute-sanitizer --tool "$tool" --target-processes all \
+      timeout -s INT -k 10 "$1" compute-sanitizer --tool "$2" --target-processes all \
       --print-limit 50 python3 "$repo/tests/python/sanitizer_run.py" -q -p no:cacheprovider \
       -k "gpu and not cutile_python and not tilegym" \
-      --junitxml="$logs/sanitize_$tool.xml" "${op_files[@]}" >"$logs/sanitize_$tool.log" 2>&1
-    echo "$tool exit $?" >>"$logs/sanitize_exits.txt"
+      --junitxml="$logs/sanitize_$3.xml" "${@:4}" >"$logs/sanitize_$3.log" 2>&1
+    echo "$3 exit $?" >>"$logs/sanitize_exits.txt"
+  }
+  for tool in "${tools[@]}"; do
+    sanitize "$rest_s" "$tool" "$tool" "${op_files[@]}"
+    for name in "${alone[@]}"; do sanitize "$alone_s" "$tool" "${tool}_${name%.py}" "$repo/tests/python/$name"; done
   done
 fi
 
