@@ -112,7 +112,9 @@ step "cuTile Python toolchain: $(tr -d '\n' <"$logs/cutile_toolchain.json" | hea
 
 step "building libcutile_cpp_kernels.so"
 build=${CUTILE_GPU_BUILD_DIR:-$work/build}  # shared by the GPU scripts of one call
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
+generator=(-G Ninja)  # a build directory shared with the other GPU scripts keeps the generator it has
+[[ -f $build/CMakeCache.txt ]] && generator=()
+cmake -S "$repo" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
   -DCUTILE_PYTHON="$(command -v python3)" >"$logs/cmake.log" 2>&1 &&
   cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native >"$logs/build.log" 2>&1 ||
   step "the build failed (cmake.log, build.log): cutile-cpp will be recorded as unavailable"

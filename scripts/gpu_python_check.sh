@@ -46,6 +46,7 @@ if [[ -f $pack/googletest.tar.xz ]]; then
   cmake_args+=(-DCUTILE_GTEST_SOURCE_DIR=$work/googletest)
 fi
 build=${CUTILE_GPU_BUILD_DIR:-$work/build}  # shared by the GPU scripts of one call
+[[ -f $build/CMakeCache.txt ]] || cmake_args+=(-G Ninja)  # a shared build directory keeps its generator
 cmake -S "$repo" -B "$build" "${cmake_args[@]}" >"$logs/cmake.log" 2>&1 || { tail -20 "$logs/cmake.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native cutile-bench-launch-overhead >"$logs/build.log" 2>&1 ||
   { grep -m20 error "$logs/build.log"; exit 1; }

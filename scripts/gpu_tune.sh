@@ -25,10 +25,12 @@ fi
 export CUTILE_TOOLCHAIN_DIR=$work/toolchain CUTILE_CACHE_DIR=$work/cache
 
 build=${CUTILE_GPU_BUILD_DIR:-$work/build}
-cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
+generator=(-G Ninja)  # a build directory shared with the other GPU scripts keeps the generator it has
+[[ -f $build/CMakeCache.txt ]] && generator=()
+cmake -S "$repo" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
   -DCUTILE_PYTHON="$(command -v python3)" >"$out/cmake.log" 2>&1 &&
   cmake --build "$build" -j"$(nproc)" --target cutile-ops >"$out/build.log" 2>&1 ||
-  { tail -20 "$out/cmake.log" "$out/build.log"; exit 1; }
+  { tail -n 20 "$out/cmake.log"; tail -n 20 "$out/build.log" 2>/dev/null; exit 1; }
 
 records=$out/$op.jsonl
 [[ -f $repo/tuning/$op.jsonl ]] && cp "$repo/tuning/$op.jsonl" "$records"
