@@ -164,6 +164,16 @@ uint64_t bucket_key(const OpSpec& spec, std::string_view config) {
   return bucket_key(spec, Arguments{c.tensors, c.configured.scalars});
 }
 
+std::string kernels_hash(std::span<const TracedKernel> kernels) {
+  uint64_t h = kFnvOffset;
+  for (const TracedKernel& k : kernels)
+    for (const uint8_t byte : bytecode::write_bytecode(*k.module, {.debug_info = false}))
+      h = (h ^ byte) * kFnvPrime;
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
 std::string kernels_hash(const OpSpec& spec, std::string_view config, std::string_view gpu, int sm_count,
                          const Choice* choice) {
   const Checked c = checked_at(spec, config);
@@ -172,12 +182,7 @@ std::string kernels_hash(const OpSpec& spec, std::string_view config, std::strin
   target.force(choice ? choice : &launcher_policy);
   spec.launch.function(target,
                        Arguments{c.tensors, c.configured.scalars});  // not launch(): no record applies
-  uint64_t h = kFnvOffset;
-  for (const TracedKernel& k : target.traced())
-    for (const uint8_t byte : bytecode::write_bytecode(*k.module)) h = (h ^ byte) * kFnvPrime;
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-  return text;
+  return kernels_hash(target.traced());
 }
 
 const Choice* recorded_choice(const OpSpec& spec, const Target& target, const Arguments& args) {

@@ -3,6 +3,7 @@
 // ignored with their reasons.
 #include <gtest/gtest.h>
 
+#include "cutile/ir/builder.hpp"
 #include "cutile/ir/printer.hpp"
 #include "cutile/op/autotune.hpp"
 #include "cutile/op/configuration.hpp"
@@ -75,6 +76,24 @@ TEST(Tuning, TheKernelsHashFollowsTheChoiceItLaunches) {
   op::run_at(spec, kTma, target);
   ASSERT_EQ(target.traced().size(), 1u);
   EXPECT_NE(cutile::ir::print_module(*target.traced()[0].module).find("occupancy = 8"), std::string::npos);
+}
+
+// A record measured on a tree built elsewhere holds here: the debug section's source paths are left out.
+TEST(Tuning, TheKernelsHashLeavesOutWhereTheSourceWas) {
+  namespace ir = cutile::ir;
+  const auto kernel = [](const std::string& file, int64_t div_by) {
+    auto m = std::make_shared<ir::Module>("k");
+    ir::Function& f = m->add_function("k", {ir::pointer_type(ir::ElementType::f32)}, {file, 3, 1});
+    ir::Builder b(f.entry_block());
+    b.set_location({file, 4, 7});
+    b.assume(f.parameter(0), ir::Attribute::div_by(div_by));
+    b.return_();
+    return std::vector<op::TracedKernel>{{"k", std::move(m)}};  // what a trace target records
+  };
+  const std::string here = op::kernels_hash(kernel("/work/tree/kernels/k.hpp", 16));
+  EXPECT_EQ(op::kernels_hash(kernel("../../kernels/k.hpp", 16)), here);
+  EXPECT_NE(op::kernels_hash(kernel("/work/tree/kernels/k.hpp", 8)), here)
+      << "a changed hint is a new kernel";
 }
 
 TEST(Tuning, RecordsForAnotherGpuOrForTheInterpreterAreIgnoredWithTheirReason) {

@@ -56,8 +56,11 @@ uint64_t bucket_key(const OpSpec& spec, const Arguments& args);
 /// The shape bucket of a configuration, "M=4096 N=2048 E=bf16 use_tma=1".
 uint64_t bucket_key(const OpSpec& spec, std::string_view config);
 
-/// The hash of the kernels `spec`'s launcher traces at `config` for `gpu`, with `choice` (null: the
-/// launcher's policy): their bytecode in launch order.
+/// The hash of traced kernels: their bytecode in launch order, without its debug section, whose source
+/// paths depend on where the tree was built (and a moved comment is no new kernel).
+std::string kernels_hash(std::span<const TracedKernel> kernels);
+/// kernels_hash of the kernels `spec`'s launcher traces at `config` for `gpu`, with `choice` (null: the
+/// launcher's policy).
 std::string kernels_hash(const OpSpec& spec, std::string_view config, std::string_view gpu, int sm_count,
                          const Choice* choice);
 
