@@ -83,6 +83,21 @@ def test_kernel(tmp_path, capsys):
     assert validated("kernel", tmp_path, capsys).verdict == "FAIL"
 
 
+def test_kernel_without_its_ir_diff_record_fails(tmp_path, capsys):
+    tree = tmp_path / "tree"
+    for path in ("kernels/gemm/transpose.hpp", "kernels/gemm/transpose.cpp", "docs/ir-diff/transpose.md"):
+        write(tree / path, (TREE / path).read_text())
+    run = analyzed(tmp_path / "run")
+    write(run / "kernel" / "interp.log", "[  PASSED  ] 7 tests.\n")
+    write(run / "kernel" / "report.md", "VERDICT: FAIL\n")
+    assert validate.main(["kernel", "--op", "transpose", "--run", str(run), "--tree", str(tree), "--build", str(BUILD)]) == 0
+    result = pipeline.checked("kernel", returns.parse(capsys.readouterr().out))
+    failed = {c.command for c in result.commands if c.exit_code}
+    assert result.verdict == "FAIL"
+    assert "check docs/ir-diff/transpose.json exists" in failed and "check docs/ir-diff/transpose.notes.md exists" in failed
+    assert "check docs/ir-diff/transpose.md exists" not in failed
+
+
 @needs_cutile_ops
 def test_kernel_of_an_op_without_parity_fails(tmp_path, capsys):
     analyzed(tmp_path, op="no_such_op")

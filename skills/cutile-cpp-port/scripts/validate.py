@@ -127,6 +127,9 @@ def validate_kernel(checks: Checks, args) -> tuple[str, str | None]:
         path = Path("kernels") / family / f"{args.op}.{suffix}"
         checks.check(f"{path} exists", (args.tree / path).is_file())
     parity(checks, args, ok_codes=(0, 2))
+    for suffix in ("md", "json", "notes.md"):  # the IR diff's record, part of every changeset
+        path = Path("docs") / "ir-diff" / f"{args.op}.{suffix}"
+        checks.check(f"{path} exists", (args.tree / path).is_file())
     log = args.run / "kernel" / "interp.log"
     text = log.read_text() if log.is_file() else ""
     passed = [line for line in text.splitlines() if line.startswith("[  PASSED  ]")]
