@@ -210,7 +210,7 @@ GPU_CASES += [(1, 16, 64, 512), (1, 32, 64, 512), (2, 4, 3, 100), (3, 5, 33, 300
 @needs_gpu
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("b, h, k, d", GPU_CASES)
-def test_tilegym_configurations_on_the_gpu(dtype, b, h, k, d):
+def test_the_reference_tests_configurations_on_the_gpu(dtype, b, h, k, d):
     torch.manual_seed(42)
     attn_splitk_out, lse_splitk_out = inputs(b, h, k, d, dtype, "cuda")
     attn_out = torch.full((b, h, d), float("nan"), device="cuda", dtype=dtype)  # a missed element stays NaN
