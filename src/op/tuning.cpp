@@ -39,22 +39,17 @@ uint64_t round_up_pow2(int64_t extent) {
 }
 
 // A configuration's arguments after the description's checks (scalars converted to their kinds).
+// A configuration made and checked as op::run checks a call.
 struct Checked {
   Configured configured;
   std::vector<const AnyTensor*> tensors;
+  std::vector<Scalar> scalars;
 };
 
 Checked checked_at(const OpSpec& spec, std::string_view config) {
-  Checked c{configure(spec, config), {}};
-  std::vector<TensorFacts> facts;
-  facts.reserve(c.configured.tensors.size());
-  std::vector<const TensorFacts*> pointers;
-  for (size_t i = 0; i < c.configured.tensors.size(); ++i) {
-    c.tensors.push_back(&c.configured.tensors[i]);
-    facts.push_back(facts_of(c.configured.tensors[i], spec.tensors[i].name));
-    pointers.push_back(&facts.back());
-  }
-  check(spec, pointers, c.configured.scalars);
+  Checked c{configure(spec, config), {}, {}};
+  for (const AnyTensor& t : c.configured.tensors) c.tensors.push_back(&t);
+  c.scalars = check_call(spec, c.tensors, c.configured.scalars).scalars;
   return c;
 }
 
@@ -67,11 +62,23 @@ struct Table {
   std::vector<RecordStatus> status;
 };
 
+// kernels_hash of the launcher's trace at a checked configuration.
+std::string kernels_hash_at(const OpSpec& spec, const Checked& c, std::string_view gpu, int sm_count,
+                            const Choice* choice) {
+  Target target = Target::trace_for(std::string(gpu), sm_count);
+  const Choice launcher_policy;
+  target.force(choice ? choice : &launcher_policy);
+  spec.launch.function(target, Arguments{c.tensors, c.scalars});  // not launch(): no record applies
+  return kernels_hash(target.traced());
+}
+
 Table build_table(const OpSpec& spec, const std::string& gpu, int sm_count) {
   Table table{std::string(spec.name), gpu, record_registry().generation, {}, {}};
+  std::vector<uint64_t> buckets;  // of the held records, in the order of table.status; 0 for the others
   for (const TuningRecord* r : tuning_records()) {
     if (r->op != spec.name) continue;
     std::string why;
+    uint64_t bucket = 0;
     if (r->gpu != gpu) {
       why = "measured on " + r->gpu + ", this target is " + gpu;
     } else if (gpu == "interpret") {
@@ -84,20 +91,24 @@ Table build_table(const OpSpec& spec, const std::string& gpu, int sm_count) {
       why = "measured with tileiras " + r->tileiras + ", this process compiles with " + tileiras_release();
     } else {
       try {
-        if (kernels_hash(spec, r->bucket, gpu, sm_count, &r->choice) != r->kernels)
+        const Checked c = checked_at(spec, r->bucket);
+        if (kernels_hash_at(spec, c, gpu, sm_count, &r->choice) != r->kernels) {
           why = "the kernels at its bucket changed since it was measured";
-        else
-          table.choices.insert_or_assign(bucket_key(spec, r->bucket), &r->choice);  // a later line replaces
+        } else {
+          bucket = bucket_key(spec, Arguments{c.tensors, c.scalars});
+          table.choices.insert_or_assign(bucket, &r->choice);  // a later line replaces
+        }
       } catch (const std::exception& e) {
         why = std::string("its bucket or choice no longer launches: ") + e.what();
       }
     }
     table.status.push_back({r, why});
+    buckets.push_back(bucket);
   }
-  for (RecordStatus& s : table.status)
-    if (s.ignored_because.empty() &&
-        table.choices.at(bucket_key(spec, s.record->bucket)) != &s.record->choice)
-      s.ignored_because = "a later record of the same bucket replaces it";
+  for (size_t i = 0; i < table.status.size(); ++i)
+    if (table.status[i].ignored_because.empty() &&
+        table.choices.at(buckets[i]) != &table.status[i].record->choice)
+      table.status[i].ignored_because = "a later record of the same bucket replaces it";
   return table;
 }
 
@@ -161,7 +172,7 @@ uint64_t bucket_key(const OpSpec& spec, const Arguments& args) {
 
 uint64_t bucket_key(const OpSpec& spec, std::string_view config) {
   const Checked c = checked_at(spec, config);
-  return bucket_key(spec, Arguments{c.tensors, c.configured.scalars});
+  return bucket_key(spec, Arguments{c.tensors, c.scalars});
 }
 
 std::string kernels_hash(std::span<const TracedKernel> kernels) {
@@ -176,13 +187,7 @@ std::string kernels_hash(std::span<const TracedKernel> kernels) {
 
 std::string kernels_hash(const OpSpec& spec, std::string_view config, std::string_view gpu, int sm_count,
                          const Choice* choice) {
-  const Checked c = checked_at(spec, config);
-  Target target = Target::trace_for(std::string(gpu), sm_count);
-  const Choice launcher_policy;
-  target.force(choice ? choice : &launcher_policy);
-  spec.launch.function(target,
-                       Arguments{c.tensors, c.configured.scalars});  // not launch(): no record applies
-  return kernels_hash(target.traced());
+  return kernels_hash_at(spec, checked_at(spec, config), gpu, sm_count, choice);
 }
 
 const Choice* recorded_choice(const OpSpec& spec, const Target& target, const Arguments& args) {

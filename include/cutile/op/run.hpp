@@ -17,13 +17,13 @@ namespace cutile::op {
 
 /// What the checks read of one tensor argument.
 struct TensorFacts {
-  std::string_view name;         ///< the argument's name, for messages
-  std::optional<Dtype> dtype;    ///< nullopt: an element type with no Dtype
+  std::string_view name;       ///< the argument's name, for messages
+  std::optional<Dtype> dtype;  ///< nullopt: an element type with no Dtype
   std::span<const int64_t> shape;
   std::span<const int64_t> strides;
-  uint64_t address = 0;          ///< 0 for a meta tensor: no memory to overlap
+  uint64_t address = 0;  ///< 0 for a meta tensor: no memory to overlap
   enum class Place : uint8_t { cuda, cpu, meta } place = Place::cuda;
-  int device = 0;                ///< the CUDA ordinal
+  int device = 0;  ///< the CUDA ordinal
 
   /// "x (bf16[4, 8] on cuda:0)"
   std::string describe() const;
@@ -47,6 +47,15 @@ std::vector<OutputShape> output_shapes(const OpSpec& spec, std::span<const Tenso
 
 /// Whether every written tensor of the call is empty, so that there is nothing to launch.
 bool nothing_to_write(const OpSpec& spec, std::span<const TensorFacts* const> tensors);
+
+/// A call checked as run() checks it, and not launched.
+struct CheckedCall {
+  std::vector<Scalar> scalars;  ///< converted to the spec's kinds
+  bool writes_nothing;          ///< every written tensor is empty: nothing to launch
+};
+/// run()'s checks: the counts of `tensors` and `scalars`, then check() on their facts.
+CheckedCall check_call(const OpSpec& spec, std::span<const AnyTensor* const> tensors,
+                       std::span<const Scalar> scalars);
 
 /// Checks, then launches on `target`: `tensors` and `scalars` in the spec's order (null: an absent
 /// optional tensor). Scalars may be given as any number; they are converted to the spec's kinds.
