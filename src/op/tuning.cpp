@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -55,9 +56,6 @@ Checked checked_at(const OpSpec& spec, std::string_view config) {
 
 // One op's records that hold on one GPU, by bucket; built once per process, then only read.
 struct Table {
-  std::string op;  // by name: a test's copy of a description shares its op's records
-  std::string gpu;
-  uint64_t generation;
   std::unordered_map<uint64_t, const Choice*> choices;
   std::vector<RecordStatus> status;
 };
@@ -73,7 +71,7 @@ std::string kernels_hash_at(const OpSpec& spec, const Checked& c, std::string_vi
 }
 
 Table build_table(const OpSpec& spec, const std::string& gpu, int sm_count) {
-  Table table{std::string(spec.name), gpu, record_registry().generation, {}, {}};
+  Table table;
   std::vector<uint64_t> buckets;  // of the held records, in the order of table.status; 0 for the others
   for (const TuningRecord* r : tuning_records()) {
     if (r->op != spec.name) continue;
@@ -112,18 +110,31 @@ Table build_table(const OpSpec& spec, const std::string& gpu, int sm_count) {
   return table;
 }
 
+// One table per op, GPU and generation of the records, built once by the first call that needs it,
+// outside the lock: the first call of one op never waits for another op's traces.
+struct TableSlot {
+  std::string op;  // by name: a test's copy of a description shares its op's records
+  std::string gpu;
+  uint64_t generation;
+  std::once_flag built;
+  std::unique_ptr<Table> table;
+};
+
 const Table& table_for(const OpSpec& spec, const Target& target) {
   static std::mutex mutex;
-  static std::vector<std::unique_ptr<Table>> tables;
-  std::lock_guard lock(mutex);
+  static std::deque<TableSlot> slots;  // never shrinks: a table stays valid while calls read it
   const uint64_t generation = record_registry().generation;
-  for (auto& t : tables) {
-    if (t->op != spec.name || t->gpu != target.gpu()) continue;
-    if (t->generation != generation)
-      t = std::make_unique<Table>(build_table(spec, target.gpu(), target.sm_count()));
-    return *t;
+  TableSlot* slot = nullptr;
+  {
+    std::lock_guard lock(mutex);
+    for (TableSlot& s : slots)
+      if (s.op == spec.name && s.gpu == target.gpu() && s.generation == generation) slot = &s;
+    if (!slot) slot = &slots.emplace_back(std::string(spec.name), target.gpu(), generation);
   }
-  return *tables.emplace_back(std::make_unique<Table>(build_table(spec, target.gpu(), target.sm_count())));
+  std::call_once(slot->built, [&] {
+    slot->table = std::make_unique<Table>(build_table(spec, target.gpu(), target.sm_count()));
+  });
+  return *slot->table;
 }
 
 }  // namespace
