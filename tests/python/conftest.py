@@ -1,8 +1,10 @@
-"""Fixtures of the python tier: the library binding, status codes by name, raw descriptors."""
+"""Fixtures of the python tier: the library binding, status codes by name, raw descriptors, TileGym with
+our backend registered."""
 
 from __future__ import annotations
 
 import atexit
+import importlib
 import os
 import shutil
 import tempfile
@@ -17,6 +19,15 @@ if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
     atexit.register(shutil.rmtree, os.environ["TORCHINDUCTOR_CACHE_DIR"], ignore_errors=True)
 
 import cutile_cpp
+
+
+@pytest.fixture(scope="session")
+def tilegym():
+    """tilegym, its ops imported and backend "cutile-cpp" registered; the test is skipped without it."""
+    module = pytest.importorskip("tilegym", reason="needs tilegym (scripts/python_env.sh installs it)")
+    importlib.import_module("tilegym.ops")
+    importlib.import_module("cutile_cpp.tilegym")
+    return module
 
 
 @pytest.fixture(scope="session")

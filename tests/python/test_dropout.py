@@ -155,14 +155,6 @@ def test_abi_statuses(abi, status, desc):
 # ---- TileGym's dropout
 
 
-@pytest.fixture(scope="module")
-def tilegym():
-    module = pytest.importorskip("tilegym", reason="needs tilegym (scripts/python_env.sh installs it)")
-    importlib.import_module("tilegym.ops")
-    importlib.import_module("cutile_cpp.tilegym")
-    return module
-
-
 def parameters(function):
     return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
 

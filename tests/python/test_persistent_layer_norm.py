@@ -6,7 +6,6 @@ before the call."""
 
 from __future__ import annotations
 
-import importlib
 import inspect
 
 import pytest
@@ -131,14 +130,6 @@ def test_abi_statuses(abi, status, desc):
 
 
 # ---- TileGym's persistent_layer_norm
-
-
-@pytest.fixture(scope="module")
-def tilegym():
-    module = pytest.importorskip("tilegym", reason="needs tilegym (scripts/python_env.sh installs it)")
-    importlib.import_module("tilegym.ops")
-    importlib.import_module("cutile_cpp.tilegym")
-    return module
 
 
 def test_tilegym_registration_has_cutiles_signature(tilegym):

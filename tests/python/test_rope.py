@@ -6,7 +6,6 @@ test configurations and tolerances against transformers / PyTorch, forward and b
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import inspect
 
@@ -248,14 +247,6 @@ def test_abi_statuses(abi, status, desc):
 
 
 # ---- TileGym's apply_rope_base and get_apply_rope_func
-
-
-@pytest.fixture(scope="module")
-def tilegym():
-    module = pytest.importorskip("tilegym", reason="needs tilegym (scripts/python_env.sh installs it)")
-    importlib.import_module("tilegym.ops")
-    importlib.import_module("cutile_cpp.tilegym")
-    return module
 
 
 @pytest.mark.parametrize("name", ["apply_rope_base", "get_apply_rope_func"])

@@ -161,14 +161,6 @@ def test_abi_statuses(abi, status, desc):
 # ---- TileGym's splitk_reduce
 
 
-@pytest.fixture(scope="module")
-def tilegym():
-    module = pytest.importorskip("tilegym", reason="needs tilegym (scripts/python_env.sh installs it)")
-    importlib.import_module("tilegym.ops")
-    importlib.import_module("cutile_cpp.tilegym")
-    return module
-
-
 def test_tilegym_registration_has_cutiles_signature(tilegym):
     from tilegym.backend import dispatcher
 
