@@ -23,35 +23,27 @@ struct Bindings {
   std::vector<int64_t> dtype_sizes;  // per dtype variable; 0 unbound
   std::vector<Dtype> dtypes;
   std::vector<std::optional<long double>> symbols;
-  std::vector<std::pair<std::string_view, size_t>>
-      symbol_source;  // (tensor name, dim); an empty name: unbound
+  std::vector<std::pair<std::string_view, size_t>> symbol_source;  // (tensor name, dim); an empty name: unbound
   std::vector<long double> scalars;
 
   // "x's dim 1": made only for a message, so that a passing check builds no strings
   std::string source(size_t symbol) const {
-    return std::string(symbol_source[symbol].first) + "'s dim " +
-           std::to_string(symbol_source[symbol].second);
+    return std::string(symbol_source[symbol].first) + "'s dim " + std::to_string(symbol_source[symbol].second);
   }
 };
 
-bool written(Role role) {
-  return role != Role::in;
-}
+bool written(Role role) { return role != Role::in; }
 
-detail::Environment environment(const Bindings& b) {
-  return {b.symbols, b.scalars, b.dtype_sizes};
-}
+detail::Environment environment(const Bindings& b) { return {b.symbols, b.scalars, b.dtype_sizes}; }
 
 void check_internal(const OpSpec& spec, const CompiledSpec& c) {
-  if (!c.problems.empty())
-    throw InternalError("the description of " + std::string(spec.name) +
-                        " is unsound: " + c.problems.front());
+  if (!c.problems.empty()) throw InternalError("the description of " + std::string(spec.name) + " is unsound: " + c.problems.front());
 }
 
 void check_presence(const OpSpec& spec, std::span<const TensorFacts* const> tensors, bool outputs) {
   if (tensors.size() != spec.tensors.size())
-    throw InternalError(std::string(spec.name) + " takes " + std::to_string(spec.tensors.size()) +
-                        " tensors, got " + std::to_string(tensors.size()));
+    throw InternalError(std::string(spec.name) + " takes " + std::to_string(spec.tensors.size()) + " tensors, got " +
+                        std::to_string(tensors.size()));
   for (size_t i = 0; i < tensors.size(); ++i) {
     const TensorSpec& t = spec.tensors[i];
     if (!tensors[i] && !t.optional && (outputs || t.role != Role::out))
@@ -61,8 +53,7 @@ void check_presence(const OpSpec& spec, std::span<const TensorFacts* const> tens
 
 // The present tensors, inputs (and in-place ones) first, so that they name the dtypes and ranks and the
 // outputs (when checked) are held to them.
-std::vector<size_t> inputs_first(const OpSpec& spec, std::span<const TensorFacts* const> tensors,
-                                 bool outputs) {
+std::vector<size_t> inputs_first(const OpSpec& spec, std::span<const TensorFacts* const> tensors, bool outputs) {
   std::vector<size_t> order;
   order.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i)
@@ -86,12 +77,10 @@ void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
   // Every tensor's dtype is one the op supports, then each variable's tensors share theirs.
   for (const size_t i : order) {
     const detail::CompiledTensor& t = c.tensors[i];
-    const std::span<const Dtype> set =
-        t.dtype_var >= 0 ? std::span<const Dtype>(spec.dtypes[static_cast<size_t>(t.dtype_var)].dtypes)
-                         : std::span<const Dtype>(&t.fixed, 1);
+    const std::span<const Dtype> set = t.dtype_var >= 0 ? std::span<const Dtype>(spec.dtypes[static_cast<size_t>(t.dtype_var)].dtypes)
+                                                        : std::span<const Dtype>(&t.fixed, 1);
     if (!tensors[i]->dtype || std::find(set.begin(), set.end(), *tensors[i]->dtype) == set.end())
-      throw OpError(Problem::unsupported_dtype,
-                    tensors[i]->describe() + ": the op supports " + supported(set));
+      throw OpError(Problem::unsupported_dtype, tensors[i]->describe() + ": the op supports " + supported(set));
   }
   for (const size_t i : order) {
     const int var = c.tensors[i].dtype_var;
@@ -102,29 +91,25 @@ void check_dtypes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
       b.dtype_sizes[v] = dtype_size(b.dtypes[v]);
       binder[v] = i;
     } else if (*tensors[i]->dtype != b.dtypes[v]) {
-      throw OpError(
-          Problem::dtype_mismatch,
-          tensors[i]->describe() + " and " + tensors[binder[v]]->describe() + " must have the same dtype");
+      throw OpError(Problem::dtype_mismatch, tensors[i]->describe() + " and " + tensors[binder[v]]->describe() +
+                                                 " must have the same dtype");
     }
   }
 }
 
-void check_ranks(const OpSpec& spec, const CompiledSpec& c, std::span<const TensorFacts* const> tensors,
-                 bool outputs) {
+void check_ranks(const OpSpec& spec, const CompiledSpec& c, std::span<const TensorFacts* const> tensors, bool outputs) {
   for (const size_t i : inputs_first(spec, tensors, outputs)) {
     if (tensors[i]->shape.size() != c.tensors[i].dims.size())
-      throw OpError(Problem::rank_mismatch, tensors[i]->describe() + ": expected " +
-                                                std::to_string(c.tensors[i].dims.size()) + " dims (" +
-                                                std::string(spec.tensors[i].type) + "), got " +
+      throw OpError(Problem::rank_mismatch, tensors[i]->describe() + ": expected " + std::to_string(c.tensors[i].dims.size()) +
+                                                " dims (" + std::string(spec.tensors[i].type) + "), got " +
                                                 std::to_string(tensors[i]->shape.size()));
   }
 }
 
 // Binds the symbols from the inputs in order, then holds every dim (of the outputs too, when given) to them.
-void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const TensorFacts* const> tensors,
-                  Bindings& b, bool outputs) {
-  if (c.names.symbols.size() > kMaxSymbols)
-    throw InternalError(std::string(spec.name) + " has too many shape symbols");
+void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const TensorFacts* const> tensors, Bindings& b,
+                  bool outputs) {
+  if (c.names.symbols.size() > kMaxSymbols) throw InternalError(std::string(spec.name) + " has too many shape symbols");
   b.symbols.assign(c.names.symbols.size(), std::nullopt);
   b.symbol_source.assign(c.names.symbols.size(), {});
   auto visit = [&](size_t i) {
@@ -133,14 +118,9 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
     // The stored dim of each dim of the type: the last two swapped for a tensor given transposed.
     const bool transposed = ct.transposed_by >= 0 && b.scalars[static_cast<size_t>(ct.transposed_by)] != 0;
     const size_t rank = ct.dims.size();
-    auto stored = [&](size_t d) {
-      return transposed && d + 2 >= rank ? (d + 1 == rank ? rank - 2 : rank - 1) : d;
-    };
+    auto stored = [&](size_t d) { return transposed && d + 2 >= rank ? (d + 1 == rank ? rank - 2 : rank - 1) : d; };
     auto named = [&] {
-      return t.describe() +
-             (transposed ? " (given transposed: " +
-                               std::string(spec.scalars[static_cast<size_t>(ct.transposed_by)].name) + ")"
-                         : "");
+      return t.describe() + (transposed ? " (given transposed: " + std::string(spec.scalars[static_cast<size_t>(ct.transposed_by)].name) + ")" : "");
     };
     // First pass: dims that bind a symbol; second: every dim is what its expression says.
     for (size_t d = 0; d < ct.dims.size(); ++d) {
@@ -152,9 +132,8 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
       } else if (const auto k = ct.dims[d].scaled_symbol(); k && !b.symbols[static_cast<size_t>(k->second)]) {
         if (t.shape[stored(d)] % k->first != 0)
           throw OpError(Problem::shape_mismatch, named() + ": dim " + std::to_string(stored(d)) + " is " +
-                                                     std::to_string(t.shape[stored(d)]) + ", which must be " +
-                                                     ct.dims[d].text() + " (" +
-                                                     std::string(spec.tensors[i].type) + "): a multiple of " +
+                                                     std::to_string(t.shape[stored(d)]) + ", which must be " + ct.dims[d].text() +
+                                                     " (" + std::string(spec.tensors[i].type) + "): a multiple of " +
                                                      std::to_string(k->first));
         b.symbols[static_cast<size_t>(k->second)] = extent / static_cast<long double>(k->first);
         b.symbol_source[static_cast<size_t>(k->second)] = source;
@@ -188,8 +167,8 @@ void check_shapes(const OpSpec& spec, const CompiledSpec& c, std::span<const Ten
 // choices); before the shapes, which a flag may transpose.
 void convert_scalars(const OpSpec& spec, std::span<Scalar> scalars, Bindings& b) {
   if (scalars.size() != spec.scalars.size())
-    throw InternalError(std::string(spec.name) + " takes " + std::to_string(spec.scalars.size()) +
-                        " scalars, got " + std::to_string(scalars.size()));
+    throw InternalError(std::string(spec.name) + " takes " + std::to_string(spec.scalars.size()) + " scalars, got " +
+                        std::to_string(scalars.size()));
   b.scalars.assign(scalars.size(), 0);
   for (size_t i = 0; i < scalars.size(); ++i) {
     const ScalarSpec& s = spec.scalars[i];
@@ -202,22 +181,18 @@ void convert_scalars(const OpSpec& spec, std::span<Scalar> scalars, Bindings& b)
     }
     if (v.kind == Scalar::Kind::real) {
       if (!(std::floor(v.real) == v.real && std::fabs(v.real) < 9.2e18))
-        throw OpError(Problem::invalid_argument,
-                      name + " is " + format_value(v.real) + "; it must be an integer");
+        throw OpError(Problem::invalid_argument, name + " is " + format_value(v.real) + "; it must be an integer");
       v = Scalar(static_cast<int64_t>(v.real));
     }
     b.scalars[i] = static_cast<long double>(v.integer);
     if (s.type == ScalarType::flag && v.integer != 0 && v.integer != 1)
-      throw OpError(Problem::invalid_argument,
-                    name + " is " + std::to_string(v.integer) + "; a flag is 0 or 1");
-    if (s.type == ScalarType::choice &&
-        (v.integer < 0 || v.integer >= static_cast<int64_t>(s.choices->values.size()))) {
+      throw OpError(Problem::invalid_argument, name + " is " + std::to_string(v.integer) + "; a flag is 0 or 1");
+    if (s.type == ScalarType::choice && (v.integer < 0 || v.integer >= static_cast<int64_t>(s.choices->values.size()))) {
       std::string names;
       for (size_t k = 0; k < s.choices->values.size(); ++k)
         names += (k ? ", " : "") + std::to_string(k) + " " + std::string(s.choices->values[k]);
-      throw OpError(Problem::invalid_argument, name + " is " + std::to_string(v.integer) +
-                                                   "; expected a cutile_cpp_" + std::string(s.choices->name) +
-                                                   " (" + names + ")");
+      throw OpError(Problem::invalid_argument, name + " is " + std::to_string(v.integer) + "; expected a cutile_cpp_" +
+                                                   std::string(s.choices->name) + " (" + names + ")");
     }
   }
 }
@@ -228,9 +203,8 @@ void check_scalar_conditions(const OpSpec& spec, const CompiledSpec& c, Bindings
     if (!c.valid[i]) continue;
     const auto ok = c.valid[i]->evaluate(environment(b));
     if (ok && *ok != 0) continue;
-    throw OpError(Problem::invalid_argument, std::string(spec.scalars[i].name) + " is " +
-                                                 format_value(b.scalars[i]) + "; it must satisfy " +
-                                                 c.valid[i]->text());
+    throw OpError(Problem::invalid_argument, std::string(spec.scalars[i].name) + " is " + format_value(b.scalars[i]) +
+                                                 "; it must satisfy " + c.valid[i]->text());
   }
 }
 
@@ -242,11 +216,9 @@ void check_rules(const OpSpec& spec, const CompiledSpec& c, const Bindings& b) {
     for (int s : c.rules[i]->symbols())
       if (b.symbols[static_cast<size_t>(s)])
         values += (values.empty() ? "" : ", ") + c.names.symbols[static_cast<size_t>(s)] + " = " +
-                  format_value(*b.symbols[static_cast<size_t>(s)]) + " from " +
-                  b.source(static_cast<size_t>(s));
-    throw OpError(spec.rules[i].problem, "requires " + c.rules[i]->text() +
-                                             (values.empty() ? "" : " (" + values + ")") + ": " +
-                                             std::string(spec.rules[i].why));
+                  format_value(*b.symbols[static_cast<size_t>(s)]) + " from " + b.source(static_cast<size_t>(s));
+    throw OpError(spec.rules[i].problem, "requires " + c.rules[i]->text() + (values.empty() ? "" : " (" + values + ")") +
+                                             ": " + std::string(spec.rules[i].why));
   }
 }
 
@@ -255,20 +227,15 @@ void check_index_range(std::span<const TensorFacts* const> tensors) {
     if (!t) continue;
     for (size_t d = 0; d < t->shape.size(); ++d)
       if (t->shape[d] > INT32_MAX || t->strides[d] > INT32_MAX)
-        throw OpError(Problem::unsupported_shape, t->describe() + ": extent " + std::to_string(t->shape[d]) +
-                                                      " or stride " + std::to_string(t->strides[d]) +
-                                                      " of dim " + std::to_string(d) +
+        throw OpError(Problem::unsupported_shape, t->describe() + ": extent " + std::to_string(t->shape[d]) + " or stride " +
+                                                      std::to_string(t->strides[d]) + " of dim " + std::to_string(d) +
                                                       " exceeds the kernels' i32 indices");
   }
 }
 
-int64_t element_count(const TensorFacts& t) {
-  return numel(t.shape);
-}
+int64_t element_count(const TensorFacts& t) { return numel(t.shape); }
 
-StridedBytes strided_bytes(const TensorFacts& t) {
-  return {t.address, t.shape, t.strides, dtype_size(*t.dtype)};
-}
+StridedBytes strided_bytes(const TensorFacts& t) { return {t.address, t.shape, t.strides, dtype_size(*t.dtype)}; }
 
 // Whether two distinct indices reach one element: with axes sorted by stride, each stride must step past
 // everything the smaller-stride axes reach.
@@ -288,16 +255,13 @@ bool self_overlapping(const TensorFacts& t) {
 void check_aliasing(const OpSpec& spec, std::span<const TensorFacts* const> tensors) {
   for (size_t i = 0; i < tensors.size(); ++i) {
     const TensorFacts* w = tensors[i];
-    if (!w || !written(spec.tensors[i].role) || w->place == TensorFacts::Place::meta ||
-        element_count(*w) == 0)
-      continue;
+    if (!w || !written(spec.tensors[i].role) || w->place == TensorFacts::Place::meta || element_count(*w) == 0) continue;
     if (self_overlapping(*w))
       throw OpError(Problem::aliasing, w->describe() + ": an output's elements overlap each other (strides " +
                                            format_extents(w->strides) + ")");
     for (size_t j = 0; j < tensors.size(); ++j) {
       const TensorFacts* other = tensors[j];
-      if (j == i || !other || other->place == TensorFacts::Place::meta || element_count(*other) == 0)
-        continue;
+      if (j == i || !other || other->place == TensorFacts::Place::meta || element_count(*other) == 0) continue;
       if (other->place != w->place || other->device != w->device) continue;
       if (elements_overlap(strided_bytes(*w), strided_bytes(*other)))
         throw OpError(Problem::aliasing, "output " + w->describe() + " overlaps " + other->describe() +
@@ -312,8 +276,7 @@ std::string TensorFacts::describe() const {
   const std::string where = place == Place::cpu    ? "cpu"
                             : place == Place::meta ? "no device (meta)"
                                                    : "cuda:" + std::to_string(device);
-  return std::string(name) + " (" +
-         (dtype ? std::string(dtype_name(*dtype)) : std::string("an unsupported element type")) +
+  return std::string(name) + " (" + (dtype ? std::string(dtype_name(*dtype)) : std::string("an unsupported element type")) +
          format_extents(shape) + " on " + where + ")";
 }
 
@@ -345,8 +308,7 @@ std::vector<OutputShape> output_shapes(const OpSpec& spec, std::span<const Tenso
   check_scalar_conditions(spec, c, b);
   check_rules(spec, c, b);
   std::vector<const TensorFacts*> inputs;
-  for (size_t i = 0; i < tensors.size(); ++i)
-    inputs.push_back(spec.tensors[i].role == Role::out ? nullptr : tensors[i]);
+  for (size_t i = 0; i < tensors.size(); ++i) inputs.push_back(spec.tensors[i].role == Role::out ? nullptr : tensors[i]);
   check_index_range(inputs);
   std::vector<OutputShape> shapes;
   for (size_t i = 0; i < spec.tensors.size(); ++i) {
@@ -361,9 +323,8 @@ std::vector<OutputShape> output_shapes(const OpSpec& spec, std::span<const Tenso
                                                      ct.dims[d].text() + ") does not follow from the inputs" +
                                                      (extent ? ": it is " + format_value(*extent) : ""));
       if (*extent > INT32_MAX)
-        throw OpError(Problem::unsupported_shape, std::string(t.name) + " would have extent " +
-                                                      format_value(*extent) + " in dim " + std::to_string(d) +
-                                                      ", past the kernels' i32 indices");
+        throw OpError(Problem::unsupported_shape, std::string(t.name) + " would have extent " + format_value(*extent) +
+                                                      " in dim " + std::to_string(d) + ", past the kernels' i32 indices");
       shape.shape.push_back(static_cast<int64_t>(*extent));
     }
     shapes.push_back(std::move(shape));
@@ -393,14 +354,13 @@ TensorFacts facts_of(const AnyTensor& tensor, std::string_view name) {
   return f;
 }
 
-CheckedCall check_call(const OpSpec& spec, std::span<const AnyTensor* const> tensors,
-                       std::span<const Scalar> scalars) {
+CheckedCall check_call(const OpSpec& spec, std::span<const AnyTensor* const> tensors, std::span<const Scalar> scalars) {
   if (tensors.size() != spec.tensors.size())
-    throw UserError(std::string(spec.name) + " takes " + std::to_string(spec.tensors.size()) +
-                    " tensors, got " + std::to_string(tensors.size()));
+    throw UserError(std::string(spec.name) + " takes " + std::to_string(spec.tensors.size()) + " tensors, got " +
+                    std::to_string(tensors.size()));
   if (scalars.size() != spec.scalars.size())
-    throw UserError(std::string(spec.name) + " takes " + std::to_string(spec.scalars.size()) +
-                    " scalars, got " + std::to_string(scalars.size()));
+    throw UserError(std::string(spec.name) + " takes " + std::to_string(spec.scalars.size()) + " scalars, got " +
+                    std::to_string(scalars.size()));
   std::vector<TensorFacts> facts(tensors.size());
   std::vector<const TensorFacts*> pointers(tensors.size(), nullptr);
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -414,8 +374,7 @@ CheckedCall check_call(const OpSpec& spec, std::span<const AnyTensor* const> ten
   return call;
 }
 
-void run(const OpSpec& spec, Target& target, std::span<const AnyTensor* const> tensors,
-         std::span<const Scalar> scalars) {
+void run(const OpSpec& spec, Target& target, std::span<const AnyTensor* const> tensors, std::span<const Scalar> scalars) {
   const CheckedCall call = check_call(spec, tensors, scalars);
   if (!call.writes_nothing) launch(spec, target, Arguments{tensors, call.scalars});
 }

@@ -39,7 +39,6 @@ uint64_t round_up_pow2(int64_t extent) {
   return extent <= 0 ? 0 : std::bit_ceil(static_cast<uint64_t>(extent));
 }
 
-// A configuration's arguments after the description's checks (scalars converted to their kinds).
 // A configuration made and checked as op::run checks a call.
 struct Checked {
   Configured configured;

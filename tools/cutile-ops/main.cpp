@@ -1,10 +1,10 @@
 // The `cutile-ops` command: the kernel library's ops as their descriptions state them.
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,29 +30,22 @@ constexpr std::string_view kUsage =
     "  cutile-ops json\n"
     "      every op's description as JSON (what the C ABI's cutile_cpp_op_specs returns)\n"
     "  cutile-ops trace OP CONFIG --out DIR [--gpu sm_90] [--sms 132]\n"
-    "      runs OP's launcher at CONFIG (\"M=4096 N=4096 E=bf16 mode=static_persistent\") on a trace target "
-    "and\n"
-    "      writes each kernel it launches as DIR/<kernel>.tileirbc and DIR/<kernel>.mlir (a later launch of "
-    "a\n"
+    "      runs OP's launcher at CONFIG (\"M=4096 N=4096 E=bf16 mode=static_persistent\") on a trace target and\n"
+    "      writes each kernel it launches as DIR/<kernel>.tileirbc and DIR/<kernel>.mlir (a later launch of a\n"
     "      kernel of the same name gets a numbered suffix)\n"
     "  cutile-ops parity [--op OP | --recipe RECIPE] [--references DIR] [--explanations DIR] [--out DIR]\n"
-    "      runs the parity cases (all, one op's, or those against one recipe's references: the IR diff of "
-    "the\n"
-    "      kernel the launcher launches at its policy, tuning records left out, against cuTile Python's); "
-    "prints\n"
+    "      runs the parity cases (all, one op's, or those against one recipe's references: the IR diff of the\n"
+    "      kernel the launcher launches at its policy, tuning records left out, against cuTile Python's); prints\n"
     "      one line per case; with --out writes\n"
     "      DIR/<reference>.txt (the table), .json and .gen (our kernel's name). Default references:\n"
     "      tests/data/reference/tilegym; explanations: docs/ir-diff\n"
     "  cutile-ops tune OP CONFIG... [--out FILE] [--jobs 2] [--runs 50] [--for GPU --sms 132]\n"
-    "      autotunes OP at each configuration (sets expanded) on GPU 0: every point of its tuning space "
-    "traced,\n"
+    "      autotunes OP at each configuration (sets expanded) on GPU 0: every point of its tuning space traced,\n"
     "      compiled on --jobs threads and timed (device time, L2 emptied, median of --runs); the fastest is\n"
-    "      appended to FILE (default tuning/OP.jsonl), and configurations it holds for this GPU and "
-    "tileiras\n"
+    "      appended to FILE (default tuning/OP.jsonl), and configurations it holds for this GPU and tileiras\n"
     "      are skipped. With --for GPU (e.g. sm_90), only traces and compiles the space and reports it\n"
     "  cutile-ops tuning [--op OP] [--gpu sm_90] [--sms 132]\n"
-    "      the tunables of each op and its compiled-in records, each with whether it holds for GPU or why "
-    "not\n"
+    "      the tunables of each op and its compiled-in records, each with whether it holds for GPU or why not\n"
     "exit status: 0 success / every case PASS, 2 PASS_WITH_NOTES, 1 a FAIL, 3 bad arguments\n";
 
 constexpr int kExitUsage = 3;
@@ -90,8 +83,7 @@ const op::OpSpec& op_named(const std::string& name) {
   const op::OpSpec* spec = op::find_op(name);
   if (!spec) {
     std::string names;
-    for (const op::OpSpec* s : op::registered_ops())
-      names += (names.empty() ? "" : ", ") + std::string(s->name);
+    for (const op::OpSpec* s : op::registered_ops()) names += (names.empty() ? "" : ", ") + std::string(s->name);
     throw UsageError{"no op '" + name + "'; ops: " + names};
   }
   return *spec;
@@ -136,9 +128,8 @@ int trace(const Args& args) {
 
 int parity(const Args& args) {
   const fs::path root = CUTILE_SOURCE_DIR;
-  const tools::ParitySources sources{
-      args.get("--references").value_or((root / "tests/data/reference/tilegym").string()),
-      args.get("--explanations").value_or((root / "docs/ir-diff").string())};
+  const tools::ParitySources sources{args.get("--references").value_or((root / "tests/data/reference/tilegym").string()),
+                                     args.get("--explanations").value_or((root / "docs/ir-diff").string())};
   const auto only_op = args.get("--op");
   const auto only_recipe = args.get("--recipe");
   if (only_op) op_named(*only_op);
@@ -174,8 +165,7 @@ int tune(const Args& args) {
   if (args.positional.size() < 2) throw UsageError{"tune takes OP CONFIG..."};
   const op::OpSpec& spec = op_named(args.positional[0]);
   tools::TuneOptions options;
-  options.out = args.get("--out").value_or(
-      (fs::path(CUTILE_SOURCE_DIR) / "tuning" / (args.positional[0] + ".jsonl")).string());
+  options.out = args.get("--out").value_or((fs::path(CUTILE_SOURCE_DIR) / "tuning" / (args.positional[0] + ".jsonl")).string());
   options.jobs = std::stoi(args.get("--jobs").value_or("2"));
   options.runs = std::stoi(args.get("--runs").value_or("50"));
   if (const auto gpu = args.get("--for")) {

@@ -42,20 +42,16 @@ ParityResult run_parity(const op::OpSpec& op, const op::ParityCase& parity, cons
   }
   if (!generated)
     throw UserError(what + ": the launcher at '" + std::string(parity.config) + "' launches " +
-                    (launched.empty() ? std::string("nothing") : launched) + ", not " +
-                    std::string(parity.kernel));
+                    (launched.empty() ? std::string("nothing") : launched) + ", not " + std::string(parity.kernel));
   const auto reference_file = sources.references / (std::string(parity.reference) + ".tileirbc");
-  if (!std::filesystem::exists(reference_file))
-    throw UserError(what + ": " + reference_file.string() + " is missing");
+  if (!std::filesystem::exists(reference_file)) throw UserError(what + ": " + reference_file.string() + " is missing");
   const bytecode::ReadResult reference = bytecode::read_bytecode_file(reference_file);
   ParityResult result;
   result.op = &op;
   result.parity = &parity;
-  result.report =
-      ir::diff_functions(ir::select_kernel(*reference.module, std::nullopt, "reference"),
-                         ir::select_kernel(*generated->module, std::string(parity.kernel), "generated"));
-  result.stale =
-      ir::explain(result.report, explanations_of(sources.explanations / (recipe_of(parity) + ".explained")));
+  result.report = ir::diff_functions(ir::select_kernel(*reference.module, std::nullopt, "reference"),
+                                     ir::select_kernel(*generated->module, std::string(parity.kernel), "generated"));
+  result.stale = ir::explain(result.report, explanations_of(sources.explanations / (recipe_of(parity) + ".explained")));
   return result;
 }
 

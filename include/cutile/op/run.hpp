@@ -17,13 +17,13 @@ namespace cutile::op {
 
 /// What the checks read of one tensor argument.
 struct TensorFacts {
-  std::string_view name;       ///< the argument's name, for messages
-  std::optional<Dtype> dtype;  ///< nullopt: an element type with no Dtype
+  std::string_view name;         ///< the argument's name, for messages
+  std::optional<Dtype> dtype;    ///< nullopt: an element type with no Dtype
   std::span<const int64_t> shape;
   std::span<const int64_t> strides;
-  uint64_t address = 0;  ///< 0 for a meta tensor: no memory to overlap
+  uint64_t address = 0;          ///< 0 for a meta tensor: no memory to overlap
   enum class Place : uint8_t { cuda, cpu, meta } place = Place::cuda;
-  int device = 0;  ///< the CUDA ordinal
+  int device = 0;                ///< the CUDA ordinal
 
   /// "x (bf16[4, 8] on cuda:0)"
   std::string describe() const;
