@@ -26,6 +26,7 @@ pack=$(cd "$1" && pwd)
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$repo/scripts/gpu_common.sh"
 work=/tmp/cutile-bench
 logs=$work/logs
 rm -rf "$logs" && mkdir -p "$work" "$logs"
@@ -93,16 +94,10 @@ else
   step "no $pack/tilecpp.tar.xz: the tilecpp backend will be recorded as unavailable (scripts/tilecpp_pack.sh)"
 fi
 
-# tileiras + ptxas + libNVVM. Our library is pointed at the prefix (CUTILE_TOOLCHAIN_DIR). cuTile Python
-# looks for `tileiras` on PATH, and that tileiras finds libNVVM through CUDA_HOME (lib/libnvvm.so.4, the
-# pip layout): a wrapper sets CUDA_HOME for tileiras alone, so nothing else sees a changed CUDA_HOME.
-if [[ -f $pack/tc.tar.xz ]]; then
-  step "unpacking the toolchain"
-  tar -C "$work" -xJf "$pack/tc.tar.xz"
-  mkdir -p "$work/toolchain/python" && rm -rf "$work/toolchain/python/nvidia" && mv "$work/nvidia" "$work/toolchain/python/"
-  export CUTILE_TOOLCHAIN_DIR=$work/toolchain
-  python3 "$repo/bench/ops/cutile_toolchain.py" --wrap "$work/toolchain/python/nvidia/cu13" --into "$work/bin" >/dev/null
-  export PATH=$work/bin:$PATH
+# tileiras + ptxas + libNVVM, for our library (CUTILE_TOOLCHAIN_DIR) and cuTile Python (tileiras on PATH).
+step "unpacking the toolchain"
+if unpack_toolchain "$pack" "$work"; then
+  tileiras_on_path "$repo" "$work"
 else
   step "no $pack/tc.tar.xz: our kernels and cuTile Python need tileiras; expect them to be unavailable"
 fi
@@ -112,10 +107,8 @@ step "cuTile Python toolchain: $(tr -d '\n' <"$logs/cutile_toolchain.json" | hea
 
 step "building libcutile_cpp_kernels.so"
 build=${CUTILE_GPU_BUILD_DIR:-$work/build}  # shared by the GPU scripts of one call
-generator=(-G Ninja)  # a build directory shared with the other GPU scripts keeps the generator it has
-[[ -f $build/CMakeCache.txt ]] && generator=()
-cmake -S "$repo" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
-  -DCUTILE_PYTHON="$(command -v python3)" >"$logs/cmake.log" 2>&1 &&
+configure_build "$repo" "$build" "$logs/cmake.log" -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
+  -DCUTILE_PYTHON="$(command -v python3)" &&
   cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native >"$logs/build.log" 2>&1 ||
   step "the build failed (cmake.log, build.log): cutile-cpp will be recorded as unavailable"
 export CUTILE_CPP_MODE=development CUTILE_CPP_BUILD_DIR=$build PYTHONPATH=$repo/python:$PYTHONPATH

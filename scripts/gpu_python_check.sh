@@ -25,6 +25,7 @@ total=${BRIDGES_TOTAL_S:-540}  # wall time: TileGym's tests first, then the pyth
 pack=$(cd "$1" && pwd)
 out=$2
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$repo/scripts/gpu_common.sh"
 work=/tmp/cutile-bridges
 logs=$work/logs
 mkdir -p "$out" "$work" "$logs"
@@ -46,19 +47,12 @@ if [[ -f $pack/googletest.tar.xz ]]; then
   cmake_args+=(-DCUTILE_GTEST_SOURCE_DIR=$work/googletest)
 fi
 build=${CUTILE_GPU_BUILD_DIR:-$work/build}  # shared by the GPU scripts of one call
-[[ -f $build/CMakeCache.txt ]] || cmake_args+=(-G Ninja)  # a shared build directory keeps its generator
-cmake -S "$repo" -B "$build" "${cmake_args[@]}" >"$logs/cmake.log" 2>&1 || { tail -20 "$logs/cmake.log"; exit 1; }
+configure_build "$repo" "$build" "$logs/cmake.log" "${cmake_args[@]}" || { tail -20 "$logs/cmake.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" --target cutile_cpp_kernels cutile_cpp_native cutile-bench-launch-overhead >"$logs/build.log" 2>&1 ||
   { grep -m20 error "$logs/build.log"; exit 1; }
 
-if [[ -f $pack/tc.tar.xz ]]; then
-  tar -C "$work" -xJf "$pack/tc.tar.xz"
-  mkdir -p "$work/toolchain/python" && rm -rf "$work/toolchain/python/nvidia" && mv "$work/nvidia" "$work/toolchain/python/"
-  export CUTILE_TOOLCHAIN_DIR=$work/toolchain
-  # cuTile Python (the tests that compare with TileGym's kernels) finds tileiras on PATH: as in gpu_bench.sh.
-  python3 "$repo/bench/ops/cutile_toolchain.py" --wrap "$work/toolchain/python/nvidia/cu13" --into "$work/bin" >/dev/null
-  export PATH=$work/bin:$PATH
-fi
+# cuTile Python (the tests that compare with TileGym's kernels) finds tileiras on PATH.
+unpack_toolchain "$pack" "$work" && tileiras_on_path "$repo" "$work"
 export CUTILE_CACHE_DIR=$work/cache CUDA_TILE_CACHE_DIR=$work/cutile-python-cache
 workers=()
 [[ -n ${BRIDGES_PYTEST_WORKERS:-} ]] && workers=(-n "$BRIDGES_PYTEST_WORKERS")

@@ -14,21 +14,17 @@ out=$(cd "$2" && pwd)
 op=$3
 shift 3
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$repo/scripts/gpu_common.sh"
 work=/tmp/cutile-tune
 mkdir -p "$work"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 
-if [[ ! -x $work/toolchain/python/nvidia/cu13/bin/tileiras ]]; then
-  tar -C "$work" -xJf "$pack/tc.tar.xz" || { echo "cannot unpack $pack/tc.tar.xz" >&2; exit 1; }
-  mkdir -p "$work/toolchain/python" && mv "$work/nvidia" "$work/toolchain/python/"
-fi
-export CUTILE_TOOLCHAIN_DIR=$work/toolchain CUTILE_CACHE_DIR=$work/cache
+unpack_toolchain "$pack" "$work" || { echo "cannot unpack $pack/tc.tar.xz" >&2; exit 1; }
+export CUTILE_CACHE_DIR=$work/cache
 
 build=${CUTILE_GPU_BUILD_DIR:-$work/build}
-generator=(-G Ninja)  # a build directory shared with the other GPU scripts keeps the generator it has
-[[ -f $build/CMakeCache.txt ]] && generator=()
-cmake -S "$repo" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
-  -DCUTILE_PYTHON="$(command -v python3)" >"$out/cmake.log" 2>&1 &&
+configure_build "$repo" "$build" "$out/cmake.log" -DCMAKE_BUILD_TYPE=Release -DCUTILE_BUILD_TESTS=OFF \
+  -DCUTILE_PYTHON="$(command -v python3)" &&
   cmake --build "$build" -j"$(nproc)" --target cutile-ops >"$out/build.log" 2>&1 ||
   { tail -n 20 "$out/cmake.log"; tail -n 20 "$out/build.log" 2>/dev/null; exit 1; }
 
