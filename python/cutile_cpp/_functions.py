@@ -70,9 +70,11 @@ class Op:
         self.input_facts = tuple(
             (i, self.names[i], self.views[i], self.ranks[i], self.optional[i], self.roles[i]) for i in self.inputs
         )
-        # Per output: the plan, and the input it is shaped like when its plan reads that input alone.
+        # Per output: the plan, the input it is shaped like when its plan reads that input alone, the input
+        # whose layout it copies (`like`), and its rank.
         self.output_facts = tuple(
-            (i, plan, plan.same_as if plan is not None and plan.sources == {plan.same_as} else None)
+            (i, plan, plan.same_as if plan is not None and plan.sources == {plan.same_as} else None, self.like.get(i),
+             self.ranks[i])
             for i, plan in zip(self.outputs, self.plans)
         )
         self.scalars = spec["scalars"]
@@ -84,9 +86,9 @@ class Op:
 
     def prepare(self, tensors: list) -> tuple:
         """Checks the input tensors and applies their views in place; returns (the first input, the leading
-        shape to give viewed outputs, or None). Viewed inputs must agree: every `rows` input has the first
-        one's leading shape, every `flat` input its shape."""
-        first, lead, viewed = None, None, None
+        shape to give viewed outputs, or None, whether an input requires grad). Viewed inputs must agree:
+        every `rows` input has the first one's leading shape, every `flat` input its shape."""
+        first, lead, viewed, grad = None, None, None, False
         for i, name, view, rank, optional, role in self.input_facts:
             t = tensors[i]
             if t is None:
@@ -132,7 +134,8 @@ class Op:
                     tensors[i] = t
             if first is None:
                 first = t
-        return first, lead
+            grad = grad or t.requires_grad
+        return first, lead, grad
 
     def values(self, scalars: tuple) -> tuple:
         """The parameters as the library takes them: floats for reals, ints for the others."""
@@ -184,20 +187,20 @@ class Op:
         inputs when `derived` (the call then checks everything), else of the shapes the library derives and
         checks first (for fake tensors, whose checks must come before any call)."""
         shapes = None
-        for k, (i, plan, shaped_like) in enumerate(self.output_facts):
+        for k, (i, plan, shaped_like, like, rank) in enumerate(self.output_facts):
             if tensors[i] is not None:
                 continue
             # An extent past the kernels' i32 indices is refused by the library, naming the input, before
             # anything is allocated (fake tensors have no memory to spare). Fewer elements than that bound
             # every extent, the one check on the common path.
-            if i in self.like:
-                source = tensors[self.like[i]]
+            if like is not None:
+                source = tensors[like]
                 if not derived or source.numel() <= _I32_MAX or max(source.shape) <= _I32_MAX:
                     tensors[i] = torch.empty_like(source)
                     continue
             if derived and shaped_like is not None:
                 source = tensors[shaped_like]
-                if source is not None and source.dim() == len(plan.dims) and 0 < source.numel() <= _I32_MAX:
+                if source is not None and source.dim() == rank and 0 < source.numel() <= _I32_MAX:
                     tensors[i] = (torch.empty_like(source) if source.is_contiguous()
                                   else torch.empty_like(source, memory_format=torch.contiguous_format))
                     continue
@@ -254,6 +257,8 @@ class Op:
     def results(self, tensors: list, lead):
         """The outputs (else the in-place tensors), viewed outputs in the leading shape."""
         chosen = self.outputs or self.inouts
+        if lead is None and len(chosen) == 1:
+            return tensors[chosen[0]]
         out = []
         for i in chosen:
             t = tensors[i]
@@ -266,15 +271,14 @@ class Op:
 
     def __call__(self, tensors: list, scalars: tuple):
         """The public function's body: tensors in the description's order (outputs None unless given)."""
-        first, lead = self.prepare(tensors)
-        values = self.values(scalars)
-        given = [tensors[i] for i in self.outputs]
+        first, lead, grad = self.prepare(tensors)
+        values = self.values(scalars) if scalars else ()
         for i in self.outputs:
             if tensors[i] is not None:
                 tensors[i] = self.output_view(tensors[i], lead, i)
-        if torch.is_grad_enabled() and self.requires_grad(tensors):
+        if grad and torch.is_grad_enabled():
             if self.backward is not None:
-                return self.through_torch(tensors, values, lead, given, functional=bool(self.inouts))
+                return self.through_torch(tensors, values, lead, functional=bool(self.inouts))
             warnings.warn(
                 f"cutile_cpp.{self.name} is forward-only: its inputs are detached and its result has no gradient",
                 stacklevel=3,
@@ -283,17 +287,10 @@ class Op:
                 if tensors[i] is not None and self.roles[i] == "in":
                     tensors[i] = tensors[i].detach()
         if torch.compiler.is_compiling():
-            return self.through_torch(tensors, values, lead, given)
+            return self.through_torch(tensors, values, lead)
         self.allocate(tensors, values, first)
         self.launch(tensors, values, first)
         return self.results(tensors, lead)
-
-    def requires_grad(self, tensors: list) -> bool:
-        for i in self.inputs:
-            t = tensors[i]
-            if t is not None and t.requires_grad:
-                return True
-        return False
 
     def output_view(self, t, lead, i):
         if not isinstance(t, torch.Tensor):
@@ -302,7 +299,7 @@ class Op:
             return t
         return t.view(-1, t.shape[-1]) if self.views[i] == "rows" else t.view(-1)
 
-    def through_torch(self, tensors: list, values: tuple, lead, given: list, functional: bool = False):
+    def through_torch(self, tensors: list, values: tuple, lead, functional: bool = False):
         """The call as torch.ops.cutile_cpp.<op> (or its functional form), for autograd and torch.compile;
         given outputs are copied into."""
         op = getattr(torch.ops.cutile_cpp, self.name + "_functional" if functional else self.name)
@@ -311,7 +308,7 @@ class Op:
             return self.results(tensors, lead)
         produced = list(result) if isinstance(result, (tuple, list)) else [result]
         for k, i in enumerate(self.produced if functional else self.outputs):
-            if k < len(given) and given[k] is not None:
+            if k < len(self.outputs) and tensors[i] is not None:  # an output given
                 tensors[i].copy_(produced[k])
             else:
                 tensors[i] = produced[k]
@@ -469,9 +466,9 @@ class Op:
         scalar_list = ", ".join(s["name"] for s in self.scalars) + ("," if len(self.scalars) == 1 else "")
         source = (
             f"def {self.name}({', '.join(params)}):\n"
-            f"    return _op([{tensor_list}], ({scalar_list}))\n"
+            f"    return _call([{tensor_list}], ({scalar_list}))\n"
         )
-        namespace = {"_op": self}
+        namespace = {"_op": self, "_call": self.__call__}  # the bound method: one lookup less per call
         exec(source, namespace)  # noqa: S102 (the source is made from the library's own descriptions)
         fn = namespace[self.name]
         fn.__doc__ = self.docstring()
