@@ -75,10 +75,27 @@ bool empty(const StridedBytes& v) {
   return std::any_of(v.shape.begin(), v.shape.end(), [](int64_t n) { return n == 0; });
 }
 
+// The first and last byte the view reaches.
+struct ByteRange {
+  Wide first, last;
+};
+
+ByteRange byte_range(const StridedBytes& v) {
+  ByteRange range{Wide{v.address}, Wide{v.address} + v.element_size - 1};
+  for (size_t d = 0; d < v.shape.size(); ++d) {
+    const Wide reach = Wide{v.strides[d]} * v.element_size * (v.shape[d] - 1);
+    (reach < 0 ? range.first : range.last) += reach;
+  }
+  return range;
+}
+
 }  // namespace
 
 bool elements_overlap(const StridedBytes& a, const StridedBytes& b) {
   if (empty(a) || empty(b)) return false;
+  // Views of different buffers are apart by their ranges alone, the common case, with nothing allocated.
+  const ByteRange ra = byte_range(a), rb = byte_range(b);
+  if (ra.last < rb.first || rb.last < ra.first) return false;
   // Element x of a, [x, x + ea), and y of b, [y, y + eb), share a byte when -ea < x - y < eb, where
   // x - y = (a0 - b0) + Σ i·step_a - Σ j·step_b.
   std::vector<Axis> axes;

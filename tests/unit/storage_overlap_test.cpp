@@ -1,6 +1,10 @@
 // The aliasing check the launch path applies to outputs: the bytes of the elements tensor arguments reach.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <set>
+
 #include "cutile/host/layout.hpp"
 #include "cutile/host/tensor_arg.hpp"
 
@@ -96,6 +100,49 @@ TEST(StorageOverlap, BroadcastViewsCoverOneElementPerStrideZeroAxis) {
   EXPECT_EQ(row.byte_extent(), 8 * 4);
   EXPECT_FALSE(storage_overlaps(row, dense(0x1020, {8})));
   EXPECT_TRUE(storage_overlaps(row, dense(0x101c, {1})));
+}
+
+TEST(StorageOverlap, ReversedViewsReachBackwards) {
+  // A row read backwards from its last element covers the same bytes as the row.
+  auto reversed = view(0x1000 + 7 * 4, {8}, {-1});
+  EXPECT_TRUE(storage_overlaps(reversed, dense(0x1000, {1})));
+  EXPECT_FALSE(storage_overlaps(reversed, dense(0x1000 - 4, {1})));  // the element before the row
+  EXPECT_FALSE(storage_overlaps(reversed, dense(0x1000 + 8 * 4, {1})));
+}
+
+// Every element's bytes of both views enumerated: the answer the range test and the search must give.
+bool share_a_byte(const TensorArgView& a, const TensorArgView& b) {
+  auto bytes = [](const TensorArgView& v) {
+    std::set<int64_t> out;
+    std::vector<int64_t> index(v.shape.size(), 0);
+    if (std::ranges::find(v.shape, 0) != v.shape.end()) return out;
+    while (true) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < index.size(); ++d) offset += index[d] * v.strides[d];
+      for (int64_t k = 0; k < v.element_size; ++k) out.insert(static_cast<int64_t>(v.address) + offset * v.element_size + k);
+      size_t d = index.size();
+      while (d > 0 && ++index[d - 1] == v.shape[d - 1]) index[--d] = 0;
+      if (d == 0) return out;
+    }
+  };
+  const auto x = bytes(a), y = bytes(b);
+  return std::ranges::any_of(x, [&](int64_t byte) { return y.contains(byte); });
+}
+
+TEST(StorageOverlap, AgreesWithEnumeratingEveryElement) {
+  std::mt19937 random(20261204);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
+  auto random_view = [&] {
+    Extents shape(pick(1, 3)), strides(shape.size());
+    for (size_t d = 0; d < shape.size(); ++d) shape[d] = pick(0, 4), strides[d] = pick(-6, 6);
+    return view(0x1000 + 4 * pick(-12, 12) + pick(0, 1) * 2, shape, strides, pick(0, 1) ? 4 : 2);
+  };
+  for (int trial = 0; trial < 4000; ++trial) {
+    const auto a = random_view(), b = random_view();
+    ASSERT_EQ(storage_overlaps(a, b), share_a_byte(a, b)) << a.describe() << " strides " << ::testing::PrintToString(a.strides)
+                                                         << " at " << a.address << " against " << b.describe() << " strides "
+                                                         << ::testing::PrintToString(b.strides) << " at " << b.address;
+  }
 }
 
 TEST(TensorArgView, DescribesWholeTensorsAndPartitions) {
