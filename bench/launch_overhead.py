@@ -5,7 +5,8 @@ cutile_cpp.vector_add and of bmm (2x64x64x64 f16, also through TileGym's entry w
 (argument checks and views, parameters, output allocation, current-stream lookup, the native call) and
 each op's Python alone (its native call returning at once) to show where its time goes. Per case: batches of calls timed with
 time.perf_counter, the stream drained between batches outside the timing; the median per-call time of the
-batches is reported. Prints one JSON object (and writes it to --json FILE).
+batches is reported. The whole calls are measured in three rounds, each against torch.add in the same round,
+because a host's speed moves between rounds. Prints one JSON object (and writes it to --json FILE).
     python3 bench/launch_overhead.py [--json FILE]
 """
 
@@ -29,6 +30,7 @@ from cutile_cpp import _call, _functions  # noqa: E402
 
 BATCH = 200
 BATCHES = 200
+ROUNDS = 3
 
 
 def per_call_us(call) -> float:
@@ -167,8 +169,17 @@ def main() -> int:
         "torch": torch.__version__,
         "python": sys.version.split()[0],
         "method": f"median over {BATCHES} batches of {BATCH} calls of the per-call wall time (perf_counter); "
-        "stream drained between batches",
-        "host_call_us_median": {name: per_call_us(call) for name, call in calls.items()},
+        f"stream drained between batches; {ROUNDS} rounds over every call, whose medians are given per round "
+        "and as their median, and per round against torch.add's (a host's speed moves between rounds)",
+    }
+    rounds = {name: [] for name in calls}
+    for _ in range(ROUNDS):
+        for name, call in calls.items():
+            rounds[name].append(per_call_us(call))
+    result["host_call_us_median"] = {name: statistics.median(times) for name, times in rounds.items()}
+    result["host_call_us_rounds"] = rounds
+    result["host_call_over_torch_add_rounds"] = {
+        name: [t / base for t, base in zip(times, rounds["torch.add"])] for name, times in rounds.items() if name != "torch.add"
     }
     op: _functions.Op = cutile_cpp.vector_add.__globals__["_op"]
     native, names, kinds = _call.library().native, op.names, op.kinds

@@ -162,6 +162,7 @@ except (OSError, ValueError, KeyError) as e:
 try:
     python_overhead = json.loads((logs / "launch_overhead_python.json").read_text())
     summary["python_host_launch_us"] = python_overhead["host_call_us_median"]
+    summary["python_host_launch_over_torch_add"] = python_overhead.get("host_call_over_torch_add_rounds")
     summary["python_glue_us"] = python_overhead.get("python_glue_us_median")
 except (OSError, ValueError, KeyError) as e:
     summary["python_host_launch_us"] = f"no result: {e}"
