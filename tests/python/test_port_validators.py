@@ -107,14 +107,22 @@ def test_kernel_of_an_op_without_parity_fails(tmp_path, capsys):
     assert result.verdict == "FAIL" and any(c.exit_code for c in result.commands)
 
 
-def junit(cases: list[tuple[str, str]]) -> str:
+def junit(cases: list[tuple[str, str]], classname: str = "tests.ops.test_transpose.Test_Transpose") -> str:
     body = "".join(
-        f'<testcase classname="tests.ops.test_transpose.Test_Transpose" name="{name}">'
+        f'<testcase classname="{classname}" name="{name}">'
         + ('<failure message="mismatch"/>' if outcome == "failed" else "") + "</testcase>"
         for name, outcome in cases)
     return f'<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="{len(cases)}">{body}</testsuite></testsuites>'
 
 
+@pytest.fixture
+def tilegym_tests_transpose(tmp_path, monkeypatch):
+    """A TileGym snapshot with a test of transpose, so that its own test is what the host stage must run."""
+    write(tmp_path / "tilegym" / "tests" / "ops" / "test_transpose.py", "")
+    monkeypatch.setenv("TILEGYM_DIR", str(tmp_path / "tilegym"))
+
+
+@pytest.mark.usefixtures("tilegym_tests_transpose")
 def test_host(tmp_path, capsys):
     write(tmp_path / "host" / "tilegym.xml", junit([("test_op[baseline-cutile_cpp-256-2048-torch.float16]", "passed"),
                                                     ("test_op[cutile-cpp-4096-bfloat16]", "passed")]))
@@ -126,11 +134,32 @@ def test_host(tmp_path, capsys):
     assert (result.verdict, result.blame) == ("FAIL", "host")
 
 
+@pytest.mark.usefixtures("tilegym_tests_transpose")
 def test_host_refuses_cases_of_another_backend_and_a_failure_without_owner(tmp_path, capsys):
     write(tmp_path / "host" / "tilegym.xml", junit([("test_op[cutile-512-float16]", "passed")]))
     write(tmp_path / "host" / "report.md", "VERDICT: FAIL\n")
     with pytest.raises(returns.MalformedReturn, match="needs a 'BLAME"):
         validated("host", tmp_path, capsys)
+
+
+def test_host_takes_the_stand_in_only_for_an_op_tilegym_has_no_test_of(tmp_path, capsys, monkeypatch):
+    tilegym = tmp_path / "tilegym"
+    write(tilegym / "tests" / "ops" / "test_softmax.py", "")
+    monkeypatch.setenv("TILEGYM_DIR", str(tilegym))
+    run = tmp_path / "run"
+    stand_in = junit([("test_the_reference_tests_configurations_on_the_gpu[cutile-cpp-1024-float16]", "passed")],
+                     classname="tests.python.test_transpose")
+    write(run / "host" / "tilegym.xml", stand_in)
+    write(run / "host" / "report.md", "VERDICT: PASS\n")
+    assert validated("host", run, capsys).verdict == "PASS"
+    # Another test of that file is not the stand-in.
+    write(run / "host" / "tilegym.xml", junit([("test_errors[cutile-cpp]", "passed")], classname="tests.python.test_transpose"))
+    write(run / "host" / "report.md", "VERDICT: FAIL\nowner: host\n")
+    assert validated("host", run, capsys).verdict == "FAIL"
+    # Once TileGym has the op's test, only TileGym's own test counts.
+    write(tilegym / "tests" / "ops" / "test_transpose.py", "")
+    write(run / "host" / "tilegym.xml", stand_in)
+    assert validated("host", run, capsys).verdict == "FAIL"
 
 
 def bench(tmp_path: Path, pairs: list) -> None:
