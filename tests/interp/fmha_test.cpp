@@ -1,6 +1,6 @@
 // The fmha op on the CPU interpreter through its launcher: both head dims, causal and not, grouped-query
 // heads, a key prefix before the queries (chunked prefill), ragged sequence lengths, against a float64
-// attention of the same (rounded) inputs.
+// attention of the same (rounded) inputs; at the launcher's policy and at the tuning space's other query tile.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,12 +20,13 @@ struct Case {
 };
 
 template <ct::Element E>
-void check(const Case& c) {
+void check(const Case& c, const ct::op::Choice& choice = {}) {
   const ct::Device cpu = ct::Device::cpu();
   auto q = ct::randn<E>({c.b, c.h, c.s, c.d}, cpu, 1), k = ct::randn<E>({c.b, c.g, c.l, c.d}, cpu, 2),
        v = ct::randn<E>({c.b, c.g, c.l, c.d}, cpu, 3);
   auto o = ct::empty<E>({c.b, c.h, c.s, c.d}, cpu);
   ct::op::Target target = ct::op::Target::on(ct::Stream::default_stream(cpu));
+  target.force(&choice);
   ct::op::run(ct::kernels::fmha_op, target, {&o, &q, &k, &v}, {NAN, c.causal});
   const std::vector<double> hq = to_double(q), hk = to_double(k), hv = to_double(v), ho = to_double(o);
   const double scale = 1.0 / std::sqrt(static_cast<double>(c.d));
@@ -67,6 +68,12 @@ TEST(CpuFmha, MatchesFloat64) {
   check<ct::f16>({1, 2, 37, 2, 37, 64, false});
   check<ct::f16>({2, 4, 100, 2, 130, 64, true});
   check<ct::bf16>({1, 2, 20, 1, 20, 128, true});
+}
+
+TEST(CpuFmha, MatchesFloat64WithTheTuningSpacesSmallerQueryTile) {
+  const ct::op::Choice smaller{{{"TILE_M", 128}, {"occupancy", 2}, {"num_ctas", 2}}};
+  check<ct::f16>({1, 2, 300, 1, 300, 64, true}, smaller);
+  check<ct::bf16>({1, 2, 130, 2, 200, 128, false}, smaller);
 }
 
 }  // namespace

@@ -78,6 +78,27 @@ TEST(Tuning, TheKernelsHashFollowsTheChoiceItLaunches) {
   EXPECT_NE(cutile::ir::print_module(*target.traced()[0].module).find("occupancy = 8"), std::string::npos);
 }
 
+// fmha's space: TileGym's query tiles, occupancies and cluster sizes reach its kernel; its policy sets no cluster.
+TEST(Tuning, FmhasChoiceReachesItsKernel) {
+  const op::OpSpec& spec = *op::find_op("fmha");
+  constexpr std::string_view config = "B=1 H=2 S=300 G=2 L=300 D=64 E=f16 is_causal=1";
+  const op::Choice smaller{{{"TILE_M", 128}, {"occupancy", 1}, {"num_ctas", 2}}},
+      larger{{{"TILE_M", 256}, {"occupancy", 1}, {"num_ctas", 2}}}, policy;
+  EXPECT_NE(op::kernels_hash(spec, config, "sm_90", 132, &smaller), op::kernels_hash(spec, config, "sm_90", 132, &larger))
+      << "the query tile is in the kernel";
+  const auto printed = [&](const op::Choice& choice) {
+    op::Target target = op::Target::trace_for("sm_90", 132);
+    target.force(&choice);
+    op::run_at(spec, config, target);
+    EXPECT_EQ(target.traced().size(), 1u);
+    return cutile::ir::print_module(*target.traced()[0].module);
+  };
+  EXPECT_NE(printed(smaller).find("num_cta_in_cga = 2, occupancy = 1"), std::string::npos);
+  const std::string at_policy = printed(policy);
+  EXPECT_NE(at_policy.find("occupancy = 2"), std::string::npos);
+  EXPECT_EQ(at_policy.find("num_cta_in_cga"), std::string::npos);
+}
+
 // A record measured on a tree built elsewhere holds here: the debug section's source paths are left out.
 TEST(Tuning, TheKernelsHashLeavesOutWhereTheSourceWas) {
   namespace ir = cutile::ir;
