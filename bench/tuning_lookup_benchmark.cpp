@@ -16,13 +16,11 @@ namespace op = cutile::op;
 struct Call {
   const op::OpSpec& spec;
   op::Configured configured;
-  std::vector<const cutile::AnyTensor*> tensors;
+  op::ElementTable tensors;
 
   Call(std::string_view name, std::string_view config)
-      : spec(*op::find_op(name)), configured(op::configure(spec, config)) {
-    for (const auto& t : configured.tensors) tensors.push_back(&t);
-  }
-  op::Arguments arguments() const { return {tensors, configured.scalars}; }
+      : spec(*op::find_op(name)), configured(op::configure(spec, config)), tensors(configured.tensors) {}
+  op::Arguments arguments() const { return {tensors.elements(), configured.scalars}; }
 };
 
 constexpr std::string_view kTuned = "M=4096 N=8192 E=bf16 use_tma=1";

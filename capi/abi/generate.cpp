@@ -87,9 +87,13 @@ struct Parameter {
   std::string type, name;
 };
 
+// A list is its array of descriptors and their count.
 std::vector<Parameter> parameters(const OpSpec& spec) {
   std::vector<Parameter> params;
-  for (const TensorSpec& t : spec.tensors) params.push_back({"const cutile_cpp_tensor*", std::string(t.name)});
+  for (const TensorSpec& t : spec.tensors) {
+    params.push_back({"const cutile_cpp_tensor*", std::string(t.name)});
+    if (t.is_list()) params.push_back({"int64_t", std::string(t.name) + "_count"});
+  }
   for (const ScalarSpec& s : spec.scalars) params.push_back({c_type(s), std::string(s.name)});
   params.push_back({"int32_t", "device_id"});
   params.push_back({"void*", "stream"});
@@ -136,6 +140,7 @@ void op_comment(std::string& out, const OpSpec& spec) {
   for (const TensorSpec& t : spec.tensors) {
     std::string line = role_text(t.role) + " " + std::string(t.name) + std::string(name_width - t.name.size() + 2, ' ') +
                        std::string(t.type) + (t.optional ? " (optional)" : "") +
+                       (t.is_list() ? " (a list of " + std::string(t.list_length) + ")" : "") +
                        (t.transposed_by.empty() ? "" : " (given transposed when " + std::string(t.transposed_by) + ")");
     if (!t.doc.empty()) line += std::string(type_width - t.type.size() + 2, ' ') + std::string(t.doc);
     comment_lines(out, line, "  ");
@@ -220,24 +225,26 @@ std::string entries() {
     const std::string name(spec->name);
     out += "\n" + prototype(*spec, "") + " {\n";
     out += "  static const cutile::op::OpSpec* const spec = cutile::op::find_op(\"" + name + "\");\n";
-    std::vector<std::string> tensors, scalars;
-    for (const TensorSpec& t : spec->tensors) tensors.push_back(std::string(t.name));
+    std::vector<std::string> tensors, counts, scalars;
+    bool lists = false;
+    for (const TensorSpec& t : spec->tensors) {
+      tensors.push_back(std::string(t.name));
+      counts.push_back(t.is_list() ? std::string(t.name) + "_count" : "1");
+      lists = lists || t.is_list();
+    }
     for (const ScalarSpec& s : spec->scalars)
       scalars.push_back(s.type == ScalarType::real ? "{.real = " + std::string(s.name) + "}"
                                                    : "{.integer = " + std::string(s.name) + "}");
-    out += "  const cutile_cpp_tensor* const tensors[] = {" + [&] {
+    auto joined = [](const std::vector<std::string>& items) {
       std::string list;
-      for (const std::string& t : tensors) list += (list.empty() ? "" : ", ") + t;
+      for (const std::string& item : items) list += (list.empty() ? "" : ", ") + item;
       return list;
-    }() + "};\n";
-    if (scalars.empty()) {
-      out += "  return cutile::capi::call(spec, \"cutile_cpp_" + name + "\", tensors, {}, device_id, stream);\n";
-    } else {
-      std::string list;
-      for (const std::string& s : scalars) list += (list.empty() ? "" : ", ") + s;
-      out += "  const cutile_cpp_scalar scalars[] = {" + list + "};\n";
-      out += "  return cutile::capi::call(spec, \"cutile_cpp_" + name + "\", tensors, scalars, device_id, stream);\n";
-    }
+    };
+    out += "  const cutile_cpp_tensor* const tensors[] = {" + joined(tensors) + "};\n";
+    if (lists) out += "  const int64_t counts[] = {" + joined(counts) + "};\n";
+    if (!scalars.empty()) out += "  const cutile_cpp_scalar scalars[] = {" + joined(scalars) + "};\n";
+    out += "  return cutile::capi::call(spec, \"cutile_cpp_" + name + "\", tensors, " + (lists ? "counts" : "{}") + ", " +
+           (scalars.empty() ? "{}" : "scalars") + ", device_id, stream);\n";
     out += "}\n";
   }
   out += "\n}  // extern \"C\"\n";

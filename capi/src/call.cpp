@@ -13,21 +13,62 @@
 namespace cutile::capi {
 namespace {
 
-// The descriptors of one call as the spec names them; without `outputs` (shapes only), outputs are skipped
-// and data pointers not looked at.
-std::vector<CheckedTensor> checked_tensors(const op::OpSpec& spec, std::span<const cutile_cpp_tensor* const> tensors,
-                                           std::optional<int32_t> device_id, bool outputs) {
+// The checked descriptors of one call in a row, and how many of them each of the spec's tensors has.
+struct Checked {
+  std::vector<CheckedTensor> tensors;
+  std::vector<size_t> counts;
+};
+
+// The descriptors of one call as the spec names them (a list's in order); without `outputs` (shapes only),
+// outputs are skipped and data pointers not looked at. `counts` are the lists' lengths, by tensor (empty
+// when none is given).
+Checked checked_tensors(const op::OpSpec& spec, std::span<const cutile_cpp_tensor* const> tensors,
+                        std::span<const int64_t> counts, std::optional<int32_t> device_id, bool outputs) {
   if (tensors.size() != spec.tensors.size())
     throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "takes " + std::to_string(spec.tensors.size()) + " tensors, got " +
                                                           std::to_string(tensors.size()));
   std::vector<TensorParam> params;
+  std::vector<size_t> sizes;
   params.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) {
     const op::TensorSpec& t = spec.tensors[i];
     const bool skipped = !outputs && t.role == op::Role::out;
-    params.push_back({t.name, skipped ? nullptr : tensors[i], t.role != op::Role::in, t.optional || skipped});
+    const bool written = t.role != op::Role::in;
+    if (!t.is_list()) {
+      params.push_back({t.name, skipped ? nullptr : tensors[i], written, t.optional || skipped});
+      sizes.push_back(1);
+      continue;
+    }
+    if (skipped) {
+      sizes.push_back(0);
+      continue;
+    }
+    if (counts.empty())
+      throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, std::string(t.name) + " is a list, but no counts are given");
+    const int64_t count = counts[i];
+    if (count < 0 || count > INT32_MAX)
+      throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, std::string(t.name) + ": the count " + std::to_string(count) +
+                                                            " of the list is outside 0.." + std::to_string(INT32_MAX));
+    if (count > 0 && !tensors[i])
+      throw AbiError(CUTILE_CPP_ERROR_NULL_POINTER, std::string(t.name) + ": the array of " + std::to_string(count) +
+                                                        " descriptors is null");
+    for (int64_t g = 0; g < count; ++g) params.push_back({t.name, &tensors[i][g], written, false, g});
+    sizes.push_back(static_cast<size_t>(count));
   }
-  return check_descriptors(params, device_id, outputs);
+  return {check_descriptors(params, device_id, outputs), std::move(sizes)};
+}
+
+// Elements over pointers in a row, `counts` of them per argument.
+template <class T>
+std::vector<op::Elements<T>> grouped(const std::vector<const T*>& pointers, std::span<const size_t> counts) {
+  std::vector<op::Elements<T>> elements;
+  elements.reserve(counts.size());
+  size_t first = 0;
+  for (const size_t count : counts) {
+    elements.emplace_back(pointers.data() + first, count);
+    first += count;
+  }
+  return elements;
 }
 
 std::vector<op::Scalar> scalar_values(const op::OpSpec& spec, std::span<const cutile_cpp_scalar> scalars) {
@@ -42,20 +83,22 @@ std::vector<op::Scalar> scalar_values(const op::OpSpec& spec, std::span<const cu
   return values;
 }
 
-std::vector<op::TensorFacts> facts(const std::vector<CheckedTensor>& checked) {
-  std::vector<op::TensorFacts> f;
-  f.reserve(checked.size());
-  for (const CheckedTensor& t : checked) f.push_back(t.facts());
-  return f;
-}
+// The op description's view of checked descriptors: their facts, as Elements (null for an absent one).
+struct Facts {
+  std::vector<op::TensorFacts> facts;
+  std::vector<const op::TensorFacts*> pointers;
+  std::vector<op::Elements<op::TensorFacts>> elements;
 
-std::vector<const op::TensorFacts*> present(const std::vector<CheckedTensor>& checked,
-                                            const std::vector<op::TensorFacts>& facts) {
-  std::vector<const op::TensorFacts*> pointers(checked.size(), nullptr);
-  for (size_t i = 0; i < checked.size(); ++i)
-    if (checked[i].present) pointers[i] = &facts[i];
-  return pointers;
-}
+  explicit Facts(const Checked& checked) {
+    facts.reserve(checked.tensors.size());  // the pointers below stay valid
+    pointers.reserve(checked.tensors.size());
+    for (const CheckedTensor& t : checked.tensors) {
+      if (t.present) facts.push_back(t.facts());
+      pointers.push_back(t.present ? &facts.back() : nullptr);
+    }
+    elements = grouped(pointers, checked.counts);
+  }
+};
 
 const op::OpSpec* spec_number(int32_t op) {
   const auto ops = op::registered_ops();
@@ -75,28 +118,29 @@ const std::string& function_name(int32_t op) {
 }  // namespace
 
 int32_t call(const op::OpSpec* spec, const char* function, std::span<const cutile_cpp_tensor* const> tensors,
-             std::span<const cutile_cpp_scalar> scalars, int32_t device_id, void* stream) noexcept {
+             std::span<const int64_t> counts, std::span<const cutile_cpp_scalar> scalars, int32_t device_id,
+             void* stream) noexcept {
   return guarded(function, [&] {
     if (!spec) throw AbiError(CUTILE_CPP_ERROR_INTERNAL, "the op has no registered description");
-    const std::vector<CheckedTensor> checked = checked_tensors(*spec, tensors, device_id, true);
+    const Checked checked = checked_tensors(*spec, tensors, counts, device_id, true);
     std::vector<op::Scalar> values = scalar_values(*spec, scalars);
-    const std::vector<op::TensorFacts> all_facts = facts(checked);
-    const std::vector<const op::TensorFacts*> pointers = present(checked, all_facts);
-    op::check(*spec, pointers, values);
-    if (op::nothing_to_write(*spec, pointers)) return;
+    const Facts facts(checked);
+    op::check(*spec, facts.elements, values);
+    if (op::nothing_to_write(*spec, facts.elements)) return;
     std::vector<CheckedTensor> placed;
-    placed.reserve(checked.size());
-    for (const CheckedTensor& t : checked)
+    placed.reserve(checked.tensors.size());
+    for (const CheckedTensor& t : checked.tensors)
       if (t.present) placed.push_back(t);
     const Placement placement = place(placed, device_id, stream);
     std::vector<AnyTensor> lent;
-    lent.reserve(checked.size());
-    std::vector<const AnyTensor*> arguments(checked.size(), nullptr);
-    for (size_t i = 0; i < checked.size(); ++i) {
-      if (!checked[i].present) continue;
-      lent.push_back(lend(checked[i], placement));
-      arguments[i] = &lent.back();
+    lent.reserve(checked.tensors.size());  // the pointers below stay valid
+    std::vector<const AnyTensor*> pointers;
+    pointers.reserve(checked.tensors.size());
+    for (const CheckedTensor& t : checked.tensors) {
+      if (t.present) lent.push_back(lend(t, placement));
+      pointers.push_back(t.present ? &lent.back() : nullptr);
     }
+    const std::vector<op::Elements<AnyTensor>> arguments = grouped(pointers, checked.counts);
     op::Target target = op::Target::on(placement.stream);
     op::launch(*spec, target, op::Arguments{arguments, values});
   });
@@ -125,8 +169,9 @@ int32_t cutile_cpp_op_number(const char* name) {
   return -1;
 }
 
-int32_t cutile_cpp_call(int32_t op, const cutile_cpp_tensor* const* tensors, int32_t tensor_count,
-                        const cutile_cpp_scalar* scalars, int32_t scalar_count, int32_t device_id, void* stream) {
+int32_t cutile_cpp_call(int32_t op, const cutile_cpp_tensor* const* tensors, const int64_t* counts,
+                        int32_t tensor_count, const cutile_cpp_scalar* scalars, int32_t scalar_count, int32_t device_id,
+                        void* stream) {
   using namespace cutile::capi;
   const cutile::op::OpSpec* spec = spec_number(op);
   if (!spec || tensor_count < 0 || scalar_count < 0 || (tensor_count > 0 && !tensors) || (scalar_count > 0 && !scalars))
@@ -134,13 +179,14 @@ int32_t cutile_cpp_call(int32_t op, const cutile_cpp_tensor* const* tensors, int
       if (!spec) throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "op " + std::to_string(op) + " is no op's number");
       throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "null or negative tensor or parameter arrays");
     });
-  return call(spec, function_name(op).c_str(), {tensors, static_cast<size_t>(tensor_count)},
+  const auto count = static_cast<size_t>(tensor_count);
+  return call(spec, function_name(op).c_str(), {tensors, count}, {counts, counts ? count : 0},
               {scalars, static_cast<size_t>(scalar_count)}, device_id, stream);
 }
 
-int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_tensor* const* tensors, int32_t tensor_count,
-                                 const cutile_cpp_scalar* scalars, int32_t scalar_count, cutile_cpp_tensor* outputs,
-                                 int32_t output_count) {
+int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_tensor* const* tensors, const int64_t* counts,
+                                 int32_t tensor_count, const cutile_cpp_scalar* scalars, int32_t scalar_count,
+                                 cutile_cpp_tensor* outputs, int32_t output_count) {
   using namespace cutile::capi;
   const cutile::op::OpSpec* spec = spec_number(op);
   return guarded(spec ? function_name(op).c_str() : "cutile_cpp_output_shapes", [&] {
@@ -148,16 +194,16 @@ int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_tensor* const* ten
     if (tensor_count < 0 || scalar_count < 0 || output_count < 0 || (tensor_count > 0 && !tensors) ||
         (scalar_count > 0 && !scalars) || (output_count > 0 && !outputs))
       throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "null or negative tensor, parameter or output arrays");
-    const std::vector<CheckedTensor> checked =
-        checked_tensors(*spec, {tensors, static_cast<size_t>(tensor_count)}, std::nullopt, false);
+    const auto count = static_cast<size_t>(tensor_count);
+    const Checked checked = checked_tensors(*spec, {tensors, count}, {counts, counts ? count : 0}, std::nullopt, false);
     std::vector<cutile::op::Scalar> values = scalar_values(*spec, {scalars, static_cast<size_t>(scalar_count)});
-    const std::vector<cutile::op::TensorFacts> all_facts = facts(checked);
-    const auto shapes = cutile::op::output_shapes(*spec, present(checked, all_facts), values);
+    const Facts facts(checked);
+    const auto shapes = cutile::op::output_shapes(*spec, facts.elements, values);
     if (shapes.size() != static_cast<size_t>(output_count))
       throw AbiError(CUTILE_CPP_ERROR_INVALID_ARGUMENT, "has " + std::to_string(shapes.size()) + " outputs, got room for " +
                                                             std::to_string(output_count));
     const CheckedTensor* first = nullptr;
-    for (const CheckedTensor& t : checked)
+    for (const CheckedTensor& t : checked.tensors)
       if (t.present && !first) first = &t;
     for (size_t i = 0; i < shapes.size(); ++i) {
       cutile_cpp_tensor& out = outputs[i];

@@ -11,8 +11,11 @@
 namespace cutile::capi {
 
 /// Runs `spec` (null: the description is missing, INTERNAL) for the C function `function`, whose name
-/// starts every message; `tensors` and `scalars` in the spec's order.
+/// starts every message; `tensors` and `scalars` in the spec's order. A list's entry in `tensors` is its
+/// array of descriptors, as many as its entry in `counts` says (by tensor; `counts` is read at lists only,
+/// and may be empty for an op without lists).
 int32_t call(const op::OpSpec* spec, const char* function, std::span<const cutile_cpp_tensor* const> tensors,
-             std::span<const cutile_cpp_scalar> scalars, int32_t device_id, void* stream) noexcept;
+             std::span<const int64_t> counts, std::span<const cutile_cpp_scalar> scalars, int32_t device_id,
+             void* stream) noexcept;
 
 }  // namespace cutile::capi

@@ -16,10 +16,15 @@ std::string device_text(cutile_cpp_device_type type, int32_t id) {
   return type == CUTILE_CPP_DEVICE_CPU ? std::string("cpu") : "cuda:" + std::to_string(id);
 }
 
+// "x", "xs[2]"
+std::string label(std::string_view name, int64_t element) {
+  return std::string(name) + (element >= 0 ? "[" + std::to_string(element) + "]" : "");
+}
+
 CheckedTensor check_fields(const TensorParam& param, bool with_memory) {
   const cutile_cpp_tensor& d = *param.descriptor;
   auto invalid = [&](const std::string& what) {
-    return AbiError(CUTILE_CPP_ERROR_INVALID_DESCRIPTOR, std::string(param.name) + ": " + what);
+    return AbiError(CUTILE_CPP_ERROR_INVALID_DESCRIPTOR, label(param.name, param.element) + ": " + what);
   };
   if (d.ndim < 0 || d.ndim > CUTILE_CPP_MAX_DIMS)
     throw invalid("ndim " + std::to_string(d.ndim) + " is outside 0.." + std::to_string(CUTILE_CPP_MAX_DIMS));
@@ -32,6 +37,7 @@ CheckedTensor check_fields(const TensorParam& param, bool with_memory) {
     throw invalid("CPU device id " + std::to_string(d.device_id) + " is not 0");
   CheckedTensor t;
   t.name = param.name;
+  t.element = param.element;
   t.written = param.written;
   t.dtype = static_cast<cutile_cpp_dtype>(d.dtype);
   t.data = d.data;
@@ -52,7 +58,7 @@ CheckedTensor check_fields(const TensorParam& param, bool with_memory) {
   if (with_memory && t.numel() > 0) {
     if (!t.data)
       throw AbiError(CUTILE_CPP_ERROR_NULL_POINTER,
-                     std::string(t.name) + ": data is null but the tensor has " + std::to_string(t.numel()) + " elements");
+                     label(t.name, t.element) + ": data is null but the tensor has " + std::to_string(t.numel()) + " elements");
     if (reinterpret_cast<uintptr_t>(t.data) % static_cast<uintptr_t>(element_size(t.dtype)) != 0)
       throw invalid("data is not aligned to its " + std::to_string(element_size(t.dtype)) + "-byte " +
                     dtype_name(t.dtype) + " elements");
@@ -65,13 +71,14 @@ CheckedTensor check_fields(const TensorParam& param, bool with_memory) {
 int64_t CheckedTensor::numel() const { return cutile::numel(shape); }
 
 std::string CheckedTensor::describe() const {
-  return std::string(name) + " (" + dtype_name(dtype) + format_extents(shape) + " on " +
+  return label(name, element) + " (" + dtype_name(dtype) + format_extents(shape) + " on " +
          device_text(device_type, device_id) + ")";
 }
 
 op::TensorFacts CheckedTensor::facts() const {
   op::TensorFacts f;
   f.name = name;
+  f.element = element;
   f.dtype = static_cast<op::Dtype>(dtype);
   f.shape = shape;
   f.strides = strides;

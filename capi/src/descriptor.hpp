@@ -19,7 +19,8 @@ struct TensorParam {
   std::string_view name;
   const cutile_cpp_tensor* descriptor;
   bool written;
-  bool optional;  ///< a null descriptor is an absent argument, not an error
+  bool optional;         ///< a null descriptor is an absent argument, not an error
+  int64_t element = -1;  ///< its index in a list argument; -1 for a single tensor
 };
 
 static_assert(CUTILE_CPP_MAX_DIMS <= Dims::kCapacity);
@@ -27,7 +28,8 @@ static_assert(CUTILE_CPP_MAX_DIMS <= Dims::kCapacity);
 /// A descriptor that passed the field checks, copied out of the caller's memory.
 struct CheckedTensor {
   std::string_view name;
-  bool present = true;  ///< false: an absent optional argument, nothing else is set
+  int64_t element = -1;  ///< its index in a list argument; -1 for a single tensor
+  bool present = true;   ///< false: an absent optional argument, nothing else is set
   bool written = false;
   cutile_cpp_dtype dtype = CUTILE_CPP_F32;
   void* data = nullptr;
@@ -37,7 +39,7 @@ struct CheckedTensor {
 
   int rank() const { return static_cast<int>(shape.size()); }
   int64_t numel() const;
-  /// "x (bf16[4, 8] on cuda:0)"
+  /// "x (bf16[4, 8] on cuda:0)", "xs[2] (bf16[4, 8] on cuda:0)"
   std::string describe() const;
   /// What the op description's checks read.
   op::TensorFacts facts() const;

@@ -110,6 +110,8 @@ class Binding:
         pointee = re.fullmatch(r"(?:const )?(\w+)\*", type_name)
         if pointee and pointee[1] in self.structs:
             return ctypes.POINTER(self.structs[pointee[1]])
+        if pointee and pointee[1] in ("int32_t", "int64_t"):
+            return ctypes.POINTER(_SCALARS[pointee[1]])
         pointee = re.fullmatch(r"(?:const )?(\w+)\* ?(?:const)?\*", type_name)
         if pointee and pointee[1] in self.structs:
             return ctypes.POINTER(ctypes.POINTER(self.structs[pointee[1]]))

@@ -9,10 +9,12 @@
  *       once: the cutile_cpp_dtype code of each torch.dtype, and the addresses of cutile_cpp_call and
  *       cutile_cpp_output_shapes in the loaded library
  *   call(op, tensors, names, scalars, kinds, device_id, stream) -> int
- *       cutile_cpp_call(op, ...) with the descriptors of `tensors` (None: an absent tensor) and the
- *       parameters `scalars`, `kinds[i]` 'r' for a real (double) and 'i' for an integer; returns the status
+ *       cutile_cpp_call(op, ...) with the descriptors of `tensors` (None: an absent tensor; a tuple of
+ *       tensors: a list argument, its elements' descriptors and their count) and the parameters
+ *       `scalars`, `kinds[i]` 'r' for a real (double) and 'i' for an integer; returns the status
  *   output_shapes(op, tensors, names, scalars, kinds, count, with_data) -> (status, [(dtype, shape), ...])
- *       cutile_cpp_output_shapes; without data, tensors' memory is not read (fake tensors have none)
+ *       cutile_cpp_output_shapes, `count` outputs (a list output's elements each one); without data,
+ *       tensors' memory is not read (fake tensors have none)
  * Errors name the argument: TypeError for a dtype without a code, ValueError for another device or too
  * many dims.
  */
@@ -22,13 +24,13 @@
 
 #include "cutile_cpp/kernels.h"
 
-#define MAX_TENSORS 16
+#define MAX_TENSORS 16 /* tensor arguments of an op, and descriptors held inline */
 #define MAX_SCALARS 16
 
-typedef int32_t (*call_fn)(int32_t, const cutile_cpp_tensor* const*, int32_t, const cutile_cpp_scalar*, int32_t,
-                           int32_t, void*);
-typedef int32_t (*output_shapes_fn)(int32_t, const cutile_cpp_tensor* const*, int32_t, const cutile_cpp_scalar*,
-                                    int32_t, cutile_cpp_tensor*, int32_t);
+typedef int32_t (*call_fn)(int32_t, const cutile_cpp_tensor* const*, const int64_t*, int32_t, const cutile_cpp_scalar*,
+                           int32_t, int32_t, void*);
+typedef int32_t (*output_shapes_fn)(int32_t, const cutile_cpp_tensor* const*, const int64_t*, int32_t,
+                                    const cutile_cpp_scalar*, int32_t, cutile_cpp_tensor*, int32_t);
 
 static PyObject* dtype_codes; /* dict: torch.dtype -> cutile_cpp_dtype code */
 static call_fn library_call;
@@ -71,7 +73,13 @@ static int copy_ints(PyObject* values, int64_t* out, Py_ssize_t ndim, const char
   return ok ? 0 : -1;
 }
 
-static int fill(cutile_cpp_tensor* d, PyObject* tensor, const char* name, int with_data) {
+/* The descriptor of `tensor`, for messages named `name` (or "name[element]" for a list's element). */
+static int fill(cutile_cpp_tensor* d, PyObject* tensor, const char* base, Py_ssize_t element, int with_data) {
+  char name[256];
+  if (element < 0)
+    snprintf(name, sizeof name, "%s", base);
+  else
+    snprintf(name, sizeof name, "%s[%zd]", base, element);
   memset(d, 0, sizeof *d);
   PyObject* dtype = PyObject_GetAttr(tensor, s_dtype);
   if (!dtype) return -1;
@@ -122,16 +130,31 @@ static int fill(cutile_cpp_tensor* d, PyObject* tensor, const char* name, int wi
   return PyErr_Occurred() ? -1 : 0;
 }
 
-/* The arguments shared by call and output_shapes, unpacked into C. */
+/* The arguments shared by call and output_shapes, unpacked into C. Descriptors beyond MAX_TENSORS (long
+ * lists) are allocated: release() frees them. */
 struct arguments {
-  cutile_cpp_tensor descriptors[MAX_TENSORS];
+  cutile_cpp_tensor inline_descriptors[MAX_TENSORS];
+  cutile_cpp_tensor* descriptors;
   const cutile_cpp_tensor* pointers[MAX_TENSORS];
+  int64_t counts[MAX_TENSORS];
+  int lists; /* whether an argument is a list: only then are the counts passed */
   cutile_cpp_scalar scalars[MAX_SCALARS];
   Py_ssize_t tensor_count, scalar_count;
 };
 
+static void release(struct arguments* a) {
+  if (a->descriptors != a->inline_descriptors) PyMem_Free(a->descriptors);
+  a->descriptors = a->inline_descriptors;
+}
+
+/* A list argument: a tuple of tensors (immutable, so that no attribute read while packing can shrink it). */
+static int is_list(PyObject* item) { return PyTuple_Check(item); }
+
+/* Fills `a`; on failure (-1, an exception set) nothing is left to release. */
 static int unpack(struct arguments* a, PyObject* tensors, PyObject* names, PyObject* scalars, PyObject* kinds,
                   int with_data) {
+  a->descriptors = a->inline_descriptors;
+  a->lists = 0;
   if (!dtype_codes || !library_call) {
     PyErr_SetString(PyExc_RuntimeError, "cutile_cpp._native is used before configure()");
     return -1;
@@ -149,15 +172,38 @@ static int unpack(struct arguments* a, PyObject* tensors, PyObject* names, PyObj
                  MAX_SCALARS);
     return -1;
   }
+  Py_ssize_t total = 0;
   for (Py_ssize_t i = 0; i < a->tensor_count; ++i) {
-    PyObject* tensor = PyTuple_GET_ITEM(tensors, i);
-    if (tensor == Py_None) {
+    PyObject* item = PyTuple_GET_ITEM(tensors, i);
+    total += is_list(item) ? PyTuple_GET_SIZE(item) : 1;
+  }
+  if (total > MAX_TENSORS) {
+    a->descriptors = PyMem_Malloc((size_t)total * sizeof(cutile_cpp_tensor));
+    if (!a->descriptors) {
+      a->descriptors = a->inline_descriptors;
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  Py_ssize_t next = 0;
+  for (Py_ssize_t i = 0; i < a->tensor_count; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(tensors, i);
+    a->counts[i] = 1;
+    if (item == Py_None) {
       a->pointers[i] = NULL;
       continue;
     }
     const char* name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(names, i));
-    if (!name || fill(&a->descriptors[i], tensor, name, with_data) < 0) return -1;
-    a->pointers[i] = &a->descriptors[i];
+    if (!name) goto fail;
+    a->pointers[i] = &a->descriptors[next];
+    if (!is_list(item)) {
+      if (fill(&a->descriptors[next++], item, name, -1, with_data) < 0) goto fail;
+      continue;
+    }
+    a->lists = 1;
+    a->counts[i] = PyTuple_GET_SIZE(item);
+    for (Py_ssize_t g = 0; g < a->counts[i]; ++g)
+      if (fill(&a->descriptors[next++], PyTuple_GET_ITEM(item, g), name, g, with_data) < 0) goto fail;
   }
   const char* kind = PyBytes_AS_STRING(kinds);
   for (Py_ssize_t i = 0; i < a->scalar_count; ++i) {
@@ -166,9 +212,12 @@ static int unpack(struct arguments* a, PyObject* tensors, PyObject* names, PyObj
       a->scalars[i].real = PyFloat_AsDouble(value);
     else
       a->scalars[i].integer = PyLong_AsLongLong(value);
-    if (PyErr_Occurred()) return -1;
+    if (PyErr_Occurred()) goto fail;
   }
   return 0;
+fail:
+  release(a);
+  return -1;
 }
 
 static PyObject* configure(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -191,8 +240,9 @@ static PyObject* call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   const long device_id = PyLong_AsLong(args[5]);
   void* stream = args[6] == Py_None ? NULL : PyLong_AsVoidPtr(args[6]);
   if (PyErr_Occurred() || unpack(&a, args[1], args[2], args[3], args[4], 1) < 0) return NULL;
-  const int32_t status = library_call((int32_t)op, a.pointers, (int32_t)a.tensor_count, a.scalars,
-                                      (int32_t)a.scalar_count, (int32_t)device_id, stream);
+  const int32_t status = library_call((int32_t)op, a.pointers, a.lists ? a.counts : NULL, (int32_t)a.tensor_count,
+                                      a.scalars, (int32_t)a.scalar_count, (int32_t)device_id, stream);
+  release(&a);
   return PyLong_FromLong(status);
 }
 
@@ -205,23 +255,30 @@ static PyObject* output_shapes(PyObject* self, PyObject* const* args, Py_ssize_t
   const long count = PyLong_AsLong(args[5]);
   const int with_data = PyObject_IsTrue(args[6]);
   if (PyErr_Occurred() || with_data < 0) return NULL;
-  if (count < 0 || count > MAX_TENSORS) return PyErr_Format(PyExc_ValueError, "%ld outputs", count);
-  if (unpack(&a, args[1], args[2], args[3], args[4], with_data) < 0) return NULL;
-  cutile_cpp_tensor outputs[MAX_TENSORS];
-  const int32_t status = library_output_shapes((int32_t)op, a.pointers, (int32_t)a.tensor_count, a.scalars,
-                                               (int32_t)a.scalar_count, outputs, (int32_t)count);
-  PyObject* list = PyList_New(status == CUTILE_CPP_OK ? count : 0);
-  if (!list) return NULL;
-  for (long i = 0; status == CUTILE_CPP_OK && i < count; ++i) {
-    PyObject* shape = PyTuple_New(outputs[i].ndim);
-    if (!shape) {
-      Py_DECREF(list);
-      return NULL;
+  if (count < 0 || count > INT32_MAX) return PyErr_Format(PyExc_ValueError, "%ld outputs", count);
+  cutile_cpp_tensor inline_outputs[MAX_TENSORS];
+  cutile_cpp_tensor* outputs = count > MAX_TENSORS ? PyMem_Malloc((size_t)count * sizeof(cutile_cpp_tensor)) : inline_outputs;
+  if (!outputs) return PyErr_NoMemory();
+  PyObject* result = NULL;
+  if (unpack(&a, args[1], args[2], args[3], args[4], with_data) == 0) {
+    const int32_t status = library_output_shapes((int32_t)op, a.pointers, a.lists ? a.counts : NULL,
+                                                 (int32_t)a.tensor_count, a.scalars, (int32_t)a.scalar_count, outputs,
+                                                 (int32_t)count);
+    release(&a);
+    PyObject* list = PyList_New(status == CUTILE_CPP_OK ? count : 0);
+    for (long i = 0; list && status == CUTILE_CPP_OK && i < count; ++i) {
+      PyObject* shape = PyTuple_New(outputs[i].ndim);
+      if (!shape) {
+        Py_CLEAR(list);
+        break;
+      }
+      for (int d = 0; d < outputs[i].ndim; ++d) PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(outputs[i].shape[d]));
+      PyList_SET_ITEM(list, i, Py_BuildValue("(iN)", outputs[i].dtype, shape));
     }
-    for (int d = 0; d < outputs[i].ndim; ++d) PyTuple_SET_ITEM(shape, d, PyLong_FromLongLong(outputs[i].shape[d]));
-    PyList_SET_ITEM(list, i, Py_BuildValue("(iN)", outputs[i].dtype, shape));
+    if (list) result = Py_BuildValue("(iN)", status, list);
   }
-  return Py_BuildValue("(iN)", status, list);
+  if (outputs != inline_outputs) PyMem_Free(outputs);
+  return result;
 }
 
 static PyMethodDef methods[] = {

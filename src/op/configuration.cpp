@@ -88,6 +88,15 @@ Configured configure(const OpSpec& spec, std::string_view config) {
   const detail::Environment env{symbols, scalar_values, sizes};
   for (size_t i = 0; i < spec.tensors.size(); ++i) {
     const detail::CompiledTensor& t = c.tensors[i];
+    size_t count = 1;
+    if (t.list >= 0) {
+      const auto s = static_cast<size_t>(c.lists[static_cast<size_t>(t.list)]);
+      const auto length = symbols[s];
+      if (!length || *length < 1 || std::floor(*length) != *length)
+        throw UserError("configuration '" + std::string(config) + "': the list " + std::string(spec.tensors[i].name) +
+                        " needs its length " + c.names.symbols[s] + ", at least 1");
+      count = static_cast<size_t>(*length);
+    }
     std::vector<int64_t> shape;
     for (const detail::Expression& d : t.dims) {
       const auto extent = d.evaluate(env);
@@ -99,8 +108,10 @@ Configured configure(const OpSpec& spec, std::string_view config) {
     if (t.transposed_by >= 0 && scalar_values[static_cast<size_t>(t.transposed_by)] != 0)
       std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);  // stored transposed
     const Dtype dtype = t.dtype_var >= 0 ? dtypes[static_cast<size_t>(t.dtype_var)] : t.fixed;
-    auto strides = row_major_strides(shape);
-    out.tensors.push_back(AnyTensor::meta(element_type(dtype), dtype_size(dtype), std::move(shape), std::move(strides)));
+    const auto strides = row_major_strides(shape);
+    std::vector<AnyTensor>& tensors = out.tensors.emplace_back();
+    for (size_t g = 0; g < count; ++g)  // distinct tensors, as a call's elements are
+      tensors.push_back(AnyTensor::meta(element_type(dtype), dtype_size(dtype), shape, strides));
   }
   return out;
 }
@@ -131,9 +142,8 @@ std::vector<std::string> expand(std::string_view config) {
 
 void run_at(const OpSpec& spec, std::string_view config, Target& target) {
   const Configured args = configure(spec, config);
-  std::vector<const AnyTensor*> tensors;
-  for (const AnyTensor& t : args.tensors) tensors.push_back(&t);
-  run(spec, target, tensors, args.scalars);
+  const ElementTable tensors(args.tensors);
+  run(spec, target, tensors.elements(), args.scalars);
 }
 
 }  // namespace cutile::op

@@ -172,6 +172,7 @@ std::string describe_json(const OpSpec& spec) {
     j.key("like").value(t.like);
     j.key("optional").value(t.optional);
     j.key("transposed_by").value(t.transposed_by);
+    j.key("list").value(t.list_length);
     j.end_object();
   }
   j.end_array();

@@ -59,30 +59,30 @@ std::string record_line(const TuningRecord& r) {
 
 namespace {
 
-// Device time of one call of the op with a choice forced: CUDA events around the call, after a write of
-// 256 MiB that empties L2 and keeps the stream busy while the host queues the call; the median of `runs`.
-class DeviceTimer {
- public:
-  DeviceTimer(const OpSpec& spec, std::string_view config, const Device& device, int runs)
-      : spec_(spec),
-        stream_(device),
-        target_(Target::on(stream_)),
-        runs_(runs),
-        flush_(AnyTensor::empty(ir::ElementType::i8, 1, {int64_t{256} << 20}, device, stream_)) {
-    const Configured meta = configure(spec, config);
-    uint64_t seed = 1;
-    for (const AnyTensor& t : meta.tensors) {
+// Random tensors of the shapes of `meta`'s, on `device`.
+std::vector<std::vector<AnyTensor>> random_like(const OpSpec& spec, const Configured& meta, const Device& device) {
+  std::vector<std::vector<AnyTensor>> tensors;
+  uint64_t seed = 1;
+  for (const std::vector<AnyTensor>& argument : meta.tensors) {
+    std::vector<AnyTensor>& made = tensors.emplace_back();
+    for (const AnyTensor& t : argument) {
       const auto dtype = dtype_of(t.element_type());
       if (!dtype || !(*dtype == Dtype::f32 || *dtype == Dtype::f16 || *dtype == Dtype::bf16))
         throw UserError("the tuner fills float tensors only; " + std::string(spec.name) + " has a " +
                         std::string(ir::element_type_name(t.element_type())) + " tensor");
       const std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
-      with_float_element(t.element_type(),
-                         [&]<class E>() { tensors_.push_back(randn<E>(shape, device, seed++)); });
+      with_float_element(t.element_type(), [&]<class E>() { made.push_back(randn<E>(shape, device, seed++)); });
     }
-    for (const AnyTensor& t : tensors_) pointers_.push_back(&t);
-    scalars_ = meta.scalars;
   }
+  return tensors;
+}
+
+// Device time of one call of the op with a choice forced: CUDA events around the call, after a write of
+// 256 MiB that empties L2 and keeps the stream busy while the host queues the call; the median of `runs`.
+class DeviceTimer {
+ public:
+  DeviceTimer(const OpSpec& spec, std::string_view config, const Device& device, int runs)
+      : DeviceTimer(spec, configure(spec, config), device, runs) {}
 
   double operator()(const Choice& choice) {
     target_.force(&choice);
@@ -93,14 +93,24 @@ class DeviceTimer {
   }
 
  private:
-  void call() { run(spec_, target_, pointers_, scalars_); }
+  DeviceTimer(const OpSpec& spec, Configured meta, const Device& device, int runs)
+      : spec_(spec),
+        stream_(device),
+        target_(Target::on(stream_)),
+        runs_(runs),
+        tensors_(random_like(spec, meta, device)),
+        elements_(tensors_),
+        scalars_(std::move(meta.scalars)),
+        flush_(AnyTensor::empty(ir::ElementType::i8, 1, {int64_t{256} << 20}, device, stream_)) {}
+
+  void call() { run(spec_, target_, elements_.elements(), scalars_); }
 
   const OpSpec& spec_;
   Stream stream_;
   Target target_;
   int runs_;
-  std::vector<AnyTensor> tensors_;
-  std::vector<const AnyTensor*> pointers_;
+  std::vector<std::vector<AnyTensor>> tensors_;
+  ElementTable elements_;
   std::vector<Scalar> scalars_;
   AnyTensor flush_;  // written before each timed call: L2 emptied, the stream kept busy
 };

@@ -42,16 +42,15 @@ uint64_t round_up_pow2(int64_t extent) {
 // A configuration made and checked as op::run checks a call.
 struct Checked {
   Configured configured;
-  std::vector<const AnyTensor*> tensors;
+  ElementTable tensors;
   std::vector<Scalar> scalars;
-};
 
-Checked checked_at(const OpSpec& spec, std::string_view config) {
-  Checked c{configure(spec, config), {}, {}};
-  for (const AnyTensor& t : c.configured.tensors) c.tensors.push_back(&t);
-  c.scalars = check_call(spec, c.tensors, c.configured.scalars).scalars;
-  return c;
-}
+  Checked(const OpSpec& spec, std::string_view config)
+      : configured(configure(spec, config)),
+        tensors(configured.tensors),
+        scalars(check_call(spec, tensors.elements(), configured.scalars).scalars) {}
+  Arguments arguments() const { return {tensors.elements(), scalars}; }
+};
 
 // One op's records that hold on one GPU, by bucket; built once per process, then only read.
 struct Table {
@@ -65,7 +64,7 @@ std::string kernels_hash_at(const OpSpec& spec, const Checked& c, std::string_vi
   Target target = Target::trace_for(std::string(gpu), sm_count);
   const Choice launcher_policy;
   target.force(choice ? choice : &launcher_policy);
-  spec.launch.function(target, Arguments{c.tensors, c.scalars});  // not launch(): no record applies
+  spec.launch.function(target, c.arguments());  // not launch(): no record applies
   return kernels_hash(target.traced());
 }
 
@@ -88,11 +87,11 @@ Table build_table(const OpSpec& spec, const std::string& gpu, int sm_count) {
       why = "measured with tileiras " + r->tileiras + ", this process compiles with " + tileiras_release();
     } else {
       try {
-        const Checked c = checked_at(spec, r->bucket);
+        const Checked c(spec, r->bucket);
         if (kernels_hash_at(spec, c, gpu, sm_count, &r->choice) != r->kernels) {
           why = "the kernels at its bucket changed since it was measured";
         } else {
-          bucket = bucket_key(spec, Arguments{c.tensors, c.scalars});
+          bucket = bucket_key(spec, c.arguments());
           table.choices.insert_or_assign(bucket, &r->choice);  // a later line replaces
         }
       } catch (const std::exception& e) {
@@ -164,7 +163,19 @@ uint64_t bucket_key(const OpSpec& spec, const Arguments& args) {
   uint64_t h = kFnvOffset;
   for (size_t i = 0; i < spec.tensors.size(); ++i) {
     if (spec.tensors[i].role == Role::out) continue;
-    const AnyTensor* t = args.tensors[i];
+    const Elements<AnyTensor> elements = args.tensors[i];
+    if (spec.tensors[i].is_list()) {
+      // Its length and per dim the largest extent of its elements, as one tensor's dims.
+      mix(h, round_up_pow2(static_cast<int64_t>(elements.size())));
+      mix(h, static_cast<uint64_t>(elements[0]->element_type()));
+      for (size_t d = 0; d < elements[0]->shape().size(); ++d) {
+        int64_t largest = 0;
+        for (const AnyTensor* t : elements) largest = std::max(largest, t->shape()[d]);
+        mix(h, round_up_pow2(largest));
+      }
+      continue;
+    }
+    const AnyTensor* t = elements[0];
     if (!t) {
       mix(h, ~uint64_t{0});
       continue;
@@ -181,8 +192,7 @@ uint64_t bucket_key(const OpSpec& spec, const Arguments& args) {
 }
 
 uint64_t bucket_key(const OpSpec& spec, std::string_view config) {
-  const Checked c = checked_at(spec, config);
-  return bucket_key(spec, Arguments{c.tensors, c.scalars});
+  return bucket_key(spec, Checked(spec, config).arguments());
 }
 
 std::string kernels_hash(std::span<const TracedKernel> kernels) {
@@ -197,7 +207,7 @@ std::string kernels_hash(std::span<const TracedKernel> kernels) {
 
 std::string kernels_hash(const OpSpec& spec, std::string_view config, std::string_view gpu, int sm_count,
                          const Choice* choice) {
-  return kernels_hash_at(spec, checked_at(spec, config), gpu, sm_count, choice);
+  return kernels_hash_at(spec, Checked(spec, config), gpu, sm_count, choice);
 }
 
 const Choice* recorded_choice(const OpSpec& spec, const Target& target, const Arguments& args) {

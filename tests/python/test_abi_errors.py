@@ -251,14 +251,14 @@ def test_ops_by_number(abi, status, desc):
     scalar = abi.structs["cutile_cpp_scalar"]
     pointers = (ctypes.POINTER(tensor) * 2)(ctypes.pointer(desc([4, 8])), ctypes.pointer(desc([4, 8], data=X)))
     scalars = (scalar * 3)()
-    assert abi.cutile_cpp_call(999, pointers, 2, scalars, 3, 0, None) == status.INVALID_ARGUMENT
+    assert abi.cutile_cpp_call(999, pointers, None, 2, scalars, 3, 0, None) == status.INVALID_ARGUMENT
     assert last_error(abi) == "cutile_cpp_call: op 999 is no op's number"
-    assert abi.cutile_cpp_call(number, pointers, 1, scalars, 3, 0, None) == status.INVALID_ARGUMENT
+    assert abi.cutile_cpp_call(number, pointers, None, 1, scalars, 3, 0, None) == status.INVALID_ARGUMENT
     assert last_error(abi) == "cutile_cpp_softmax: takes 2 tensors, got 1"
-    assert abi.cutile_cpp_call(number, pointers, 2, scalars, 2, 0, None) == status.INVALID_ARGUMENT
+    assert abi.cutile_cpp_call(number, pointers, None, 2, scalars, 2, 0, None) == status.INVALID_ARGUMENT
     assert last_error(abi) == "cutile_cpp_softmax: takes 3 parameters, got 2"
     scalars[0].integer = 3
-    assert abi.cutile_cpp_call(number, pointers, 2, scalars, 3, 0, None) == status.INVALID_ARGUMENT
+    assert abi.cutile_cpp_call(number, pointers, None, 2, scalars, 3, 0, None) == status.INVALID_ARGUMENT
     assert last_error(abi) == "cutile_cpp_softmax: use_tma is 3; a flag is 0 or 1"
 
 
@@ -270,13 +270,13 @@ def test_output_shapes_follow_from_the_inputs(abi, status, desc):
     scalars = (abi.structs["cutile_cpp_scalar"] * 3)()
     scalars[0].real = 1e-6
     outputs = (tensor * 2)()
-    assert abi.cutile_cpp_output_shapes(number, pointers, 4, scalars, 3, outputs, 2) == status.OK
+    assert abi.cutile_cpp_output_shapes(number, pointers, None, 4, scalars, 3, outputs, 2) == status.OK
     assert (outputs[0].ndim, list(outputs[0].shape[:2]), list(outputs[0].strides[:2])) == (2, [6, 40], [40, 1])
     assert outputs[0].dtype == abi.enums["cutile_cpp_dtype"]["CUTILE_CPP_BF16"]
     assert (outputs[1].ndim, outputs[1].shape[0]) == (1, 6)
     assert outputs[1].dtype == abi.enums["cutile_cpp_dtype"]["CUTILE_CPP_F32"]
     pointers[3] = ctypes.pointer(desc([41], dtype="BF16", data=0))
-    assert abi.cutile_cpp_output_shapes(number, pointers, 4, scalars, 3, outputs, 2) == status.SHAPE_MISMATCH
+    assert abi.cutile_cpp_output_shapes(number, pointers, None, 4, scalars, 3, outputs, 2) == status.SHAPE_MISMATCH
     assert last_error(abi) == "cutile_cpp_rms_norm: weight (bf16[41] on cuda:0): dim 0 must be N = 40 (N from x's dim 1), got 41"
 
 

@@ -225,9 +225,9 @@ TEST(OpConfiguration, SetsExpandToEveryCombination) {
 TEST(OpConfiguration, MetaTensorsOfTheDescribedShapes) {
   const op::Configured c = op::configure(example, "M=3 H=5 E=f16 flavour=spicy");
   ASSERT_EQ(c.tensors.size(), 4u);
-  EXPECT_EQ(c.tensors[1].shape(), (std::vector<int64_t>{3, 10}));
-  EXPECT_EQ(c.tensors[2].element_type(), cutile::ir::ElementType::f32);
-  EXPECT_EQ(c.tensors[3].element_type(), cutile::ir::ElementType::f16);
+  EXPECT_EQ(c.tensors[1][0].shape(), (std::vector<int64_t>{3, 10}));
+  EXPECT_EQ(c.tensors[2][0].element_type(), cutile::ir::ElementType::f32);
+  EXPECT_EQ(c.tensors[3][0].element_type(), cutile::ir::ElementType::f16);
   EXPECT_EQ(c.scalars[0].real, 0.5);
   EXPECT_EQ(c.scalars[1].integer, 1);
   EXPECT_EQ(error_of([] { op::configure(example, "M=3 H=5"); }),
@@ -248,13 +248,13 @@ const op::OpSpec row_sums{
 };
 
 TEST(OpConfiguration, ATransposedInputIsMadeAndCheckedAsStored) {
-  EXPECT_EQ(op::configure(row_sums, "M=3 K=5 E=f32").tensors[1].shape(), (std::vector<int64_t>{3, 5}));
+  EXPECT_EQ(op::configure(row_sums, "M=3 K=5 E=f32").tensors[1][0].shape(), (std::vector<int64_t>{3, 5}));
   const op::Configured c = op::configure(row_sums, "M=3 K=5 E=f32 trans_a=1");
-  EXPECT_EQ(c.tensors[1].shape(), (std::vector<int64_t>{5, 3}));
+  EXPECT_EQ(c.tensors[1][0].shape(), (std::vector<int64_t>{5, 3}));
   op::Target target = op::Target::trace_for("sm_90", 132);
   op::run_at(row_sums, "M=3 K=5 E=f32 trans_a=1", target);  // the checks bind M from the stored dim 1
   EXPECT_EQ(error_of([&] {
-              op::run(row_sums, target, {&c.tensors[0], &c.tensors[1]}, {0});
+              op::run(row_sums, target, {&c.tensors[0][0], &c.tensors[1][0]}, {0});
             }),
             "y (f32[3] on no device (meta)): dim 0 must be M = 5 (M from a's dim 0), got 3");
 }

@@ -56,11 +56,9 @@ TEST(Tuning, ACallsBucketRoundsDimsUpToPowersOfTwoAndKeepsDtypesAndFlags) {
   const op::OpSpec& dropout = *op::find_op("dropout");
   const op::Configured a = op::configure(dropout, "N=1000 E=f32 p=0.25 seed=1");
   const op::Configured b = op::configure(dropout, "N=1000 E=f32 p=0.5 seed=99");
-  std::vector<const cutile::AnyTensor*> ta, tb;
-  for (const auto& t : a.tensors) ta.push_back(&t);
-  for (const auto& t : b.tensors) tb.push_back(&t);
-  EXPECT_EQ(op::bucket_key(dropout, op::Arguments{ta, a.scalars}),
-            op::bucket_key(dropout, op::Arguments{tb, b.scalars}));
+  const op::ElementTable ta(a.tensors), tb(b.tensors);
+  EXPECT_EQ(op::bucket_key(dropout, op::Arguments{ta.elements(), a.scalars}),
+            op::bucket_key(dropout, op::Arguments{tb.elements(), b.scalars}));
 }
 
 TEST(Tuning, TheKernelsHashFollowsTheChoiceItLaunches) {
@@ -130,10 +128,9 @@ TEST(Tuning, RecordsForAnotherGpuOrForTheInterpreterAreIgnoredWithTheirReason) {
   ASSERT_EQ(reasons.size(), 2u);
   EXPECT_EQ(reasons[0], "measured on sm_100, this target is interpret");
   EXPECT_EQ(reasons[1], "the interpreter takes no tuning: its launches keep the launchers' policy");
-  std::vector<const cutile::AnyTensor*> none;
   const op::Configured call = op::configure(softmax(), kTma);
-  for (const auto& t : call.tensors) none.push_back(&t);
-  EXPECT_EQ(op::recorded_choice(softmax(), target, op::Arguments{none, call.scalars}), nullptr);
+  const op::ElementTable tensors(call.tensors);
+  EXPECT_EQ(op::recorded_choice(softmax(), target, op::Arguments{tensors.elements(), call.scalars}), nullptr);
 }
 
 }  // namespace

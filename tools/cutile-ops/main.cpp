@@ -98,7 +98,8 @@ void write_file(const fs::path& path, std::string_view bytes) {
 int list() {
   for (const op::OpSpec* spec : op::registered_ops()) {
     std::cout << spec->name << " (" << spec->family << ")";
-    for (const op::TensorSpec& t : spec->tensors) std::cout << "  " << t.name << ": " << t.type;
+    for (const op::TensorSpec& t : spec->tensors)
+      std::cout << "  " << t.name << ": " << t.type << (t.is_list() ? " (a list of " + std::string(t.list_length) + ")" : "");
     std::cout << "\n";
     for (const op::ParityCase& p : spec->parity)
       std::cout << "    parity " << p.kernel << " against " << p.reference << " at " << p.config << "\n";

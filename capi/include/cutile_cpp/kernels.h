@@ -7,8 +7,9 @@
  *
  * Conventions of every op `cutile_cpp_<op>`:
  *   - outputs first, then in-place and input tensors, as `const cutile_cpp_tensor*` (NULL only where an
- *     argument is optional); then op parameters; then `device_id` and the raw CUstream (NULL: the legacy
- *     default stream) last;
+ *     argument is optional), a list of tensors as `const cutile_cpp_tensor* name, int64_t name_count`: an
+ *     array of name_count descriptors, at least one; then op parameters; then `device_id` and the raw
+ *     CUstream (NULL: the legacy default stream) last;
  *   - the return value is a cutile_cpp_status; on failure cutile_cpp_last_error() holds a message for the
  *     calling thread, naming the op and the argument;
  *   - every argument is checked before anything runs, in this order: null pointers, descriptor fields,
@@ -20,7 +21,9 @@
  * The memory behind a descriptor must stay valid until the queued work has finished.
  *
  * Each op's comment states its tensors as `role name dtype[dims]`: one dtype variable (E, ...) is one
- * dtype for every tensor typed with it, and one symbol (M, N, ...) is one extent wherever it appears.
+ * dtype for every tensor typed with it, and one symbol (M, N, ...) is one extent wherever it appears. A
+ * list's type is its elements': lists of one length (G in "a list of G") have that many elements, and
+ * element g of each binds the symbols of its type for that g alone.
  */
 #ifndef CUTILE_CPP_KERNELS_H
 #define CUTILE_CPP_KERNELS_H
@@ -31,7 +34,7 @@
 extern "C" {
 #endif
 
-#define CUTILE_CPP_ABI_VERSION 2
+#define CUTILE_CPP_ABI_VERSION 3
 #define CUTILE_CPP_MAX_DIMS 5
 
 #define CUTILE_CPP_API __attribute__((visibility("default")))
@@ -57,7 +60,7 @@ typedef enum cutile_cpp_device_type {
 
 typedef enum cutile_cpp_status {
   CUTILE_CPP_OK = 0,
-  CUTILE_CPP_ERROR_NULL_POINTER = 1,        /* a null descriptor, or null data with elements */
+  CUTILE_CPP_ERROR_NULL_POINTER = 1,        /* a null descriptor or list, or null data with elements */
   CUTILE_CPP_ERROR_INVALID_DESCRIPTOR = 2,  /* ndim, extents, strides, dtype code, device fields, alignment */
   CUTILE_CPP_ERROR_UNSUPPORTED_DTYPE = 3,   /* a dtype the op has no kernel for */
   CUTILE_CPP_ERROR_DTYPE_MISMATCH = 4,      /* arguments that must share a dtype do not */
@@ -115,20 +118,23 @@ CUTILE_CPP_API const char* cutile_cpp_op_specs(void);
 /* The number of the op named `name` (its index in cutile_cpp_op_specs()'s "ops"), or -1. */
 CUTILE_CPP_API int32_t cutile_cpp_op_number(const char* name);
 
-/* Runs op number `op`: its tensors in its order (NULL for an absent optional one) and its parameters
- * (`real` for the double ones), with the checks and semantics of its cutile_cpp_<op> function. */
-CUTILE_CPP_API int32_t cutile_cpp_call(int32_t op, const cutile_cpp_tensor* const* tensors, int32_t tensor_count,
-                                       const cutile_cpp_scalar* scalars, int32_t scalar_count, int32_t device_id,
-                                       void* stream);
+/* Runs op number `op`: its tensors in its order (NULL for an absent optional one; for a list, its array of
+ * counts[i] descriptors) and its parameters (`real` for the double ones), with the checks and semantics of
+ * its cutile_cpp_<op> function. `counts` has an entry per tensor, read at lists only; NULL for an op
+ * without lists. */
+CUTILE_CPP_API int32_t cutile_cpp_call(int32_t op, const cutile_cpp_tensor* const* tensors, const int64_t* counts,
+                                       int32_t tensor_count, const cutile_cpp_scalar* scalars, int32_t scalar_count,
+                                       int32_t device_id, void* stream);
 
 /* The dtypes and shapes of op number `op`'s outputs for the given inputs and parameters, written into the
  * ndim, shape, strides (row-major) and dtype of `outputs[0 .. output_count)`, one per output of the op in
- * its order, after the checks of the inputs and parameters that cutile_cpp_call makes. The outputs' places
- * in `tensors` are not read and may be NULL. Runs nothing. */
+ * its order (a list output: one per element, in order, as many as the input lists of its length have),
+ * after the checks of the inputs and parameters that cutile_cpp_call makes. The outputs' places in
+ * `tensors` and `counts` are not read and may be NULL. Runs nothing. */
 CUTILE_CPP_API int32_t cutile_cpp_output_shapes(int32_t op, const cutile_cpp_tensor* const* tensors,
-                                                int32_t tensor_count, const cutile_cpp_scalar* scalars,
-                                                int32_t scalar_count, cutile_cpp_tensor* outputs,
-                                                int32_t output_count);
+                                                const int64_t* counts, int32_t tensor_count,
+                                                const cutile_cpp_scalar* scalars, int32_t scalar_count,
+                                                cutile_cpp_tensor* outputs, int32_t output_count);
 
 /* Autotunes the op named `op` on GPU `device_id` at `config` ("M=4096 N=4096 E=bf16 use_tma=1"; a value may
  * be a set, "N={2048,4096}", for every combination): every point of its tuning space is compiled and timed,

@@ -1,7 +1,8 @@
 // An op at one configuration, with no data: its symbols, dtype variables and scalars written as
 // "M=4096 N=4096 E=bf16 mode=static_persistent", and meta tensors of the shapes the description gives them.
 // The IR parity test, the aot tests and `cutile-ops trace` run launchers this way on trace and compile
-// targets.
+// targets. An op with lists takes their lengths too, "G=3 M=256 N=128 K=64 E=f16": every element of a list
+// then has the same shape.
 #pragma once
 
 #include <string>
@@ -13,8 +14,8 @@
 namespace cutile::op {
 
 struct Configured {
-  std::vector<AnyTensor> tensors;  ///< in the spec's order: meta, row-major
-  std::vector<Scalar> scalars;     ///< the configured ones, else their defaults
+  std::vector<std::vector<AnyTensor>> tensors;  ///< in the spec's order, one each or a list's: meta, row-major
+  std::vector<Scalar> scalars;                  ///< the configured ones, else their defaults
 };
 
 /// The arguments of `spec` at `config`: every symbol of a tensor type and every dtype variable must be

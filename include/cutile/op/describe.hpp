@@ -10,7 +10,8 @@
 namespace cutile::op {
 
 /// {"name": ..., "c_function": "cutile_cpp_<name>", "family", "doc", "provenance", "dtypes": {var: [..]},
-///  "tensors": [{"name", "role", "type", "rank", "dtype", "doc", "view", "like", "optional"}],
+///  "tensors": [{"name", "role", "type", "rank", "dtype", "doc", "view", "like", "optional", "transposed_by",
+///               "list": the length symbol of a list, "" for a single tensor}],
 ///  "scalars": [{"name", "type", "default", "choices", "choice_set", "valid", "doc"}],
 ///  "rules": [{"condition", "problem", "why"}], "backward", "tilegym": {...}, "parity": [...]}
 std::string describe_json(const OpSpec& spec);

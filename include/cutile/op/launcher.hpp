@@ -9,8 +9,9 @@
 // ABI, Python, the tests, the benchmarks, the IR parity test), after the description's checks.
 //
 // Parameter types: `const AnyTensor&` for a tensor, `const AnyTensor*` for an optional one (null when
-// absent), `double` for a real, `int64_t` for an integer, `bool` for a flag, an enum (0-based, in the
-// ChoiceSet's order) for a choice.
+// absent), `std::span<const AnyTensor* const>` for a list of tensors (its elements, at least one),
+// `double` for a real, `int64_t` for an integer, `bool` for a flag, an enum (0-based, in the ChoiceSet's
+// order) for a choice.
 #pragma once
 
 #include <array>
@@ -40,14 +41,19 @@ struct Scalar {
   Scalar(I value) : integer(static_cast<int64_t>(value)) {}  // NOLINT
 };
 
-/// One call's arguments in the description's order, after its checks: absent optional tensors are null,
-/// and each scalar has its spec's kind.
+/// The tensors of one tensor argument: one for a tensor (null when an optional one is absent), the
+/// elements for a list (TensorSpec::listed).
+template <class T>
+using Elements = std::span<const T* const>;
+
+/// One call's arguments in the description's order, after its checks: per tensor its Elements, and each
+/// scalar with its spec's kind.
 struct Arguments {
-  std::span<const AnyTensor* const> tensors;
+  std::span<const Elements<AnyTensor>> tensors;
   std::span<const Scalar> scalars;
 };
 
-enum class ParamKind : uint8_t { tensor, optional_tensor, real, integer, flag, choice };
+enum class ParamKind : uint8_t { tensor, optional_tensor, tensor_list, real, integer, flag, choice };
 
 struct Launcher {
   void (*function)(Target&, const Arguments&) = nullptr;
@@ -63,12 +69,17 @@ struct launch_param;
 template <>
 struct launch_param<const AnyTensor&> {
   static constexpr ParamKind kind = ParamKind::tensor;
-  static const AnyTensor& get(const Arguments& a, size_t i) { return *a.tensors[i]; }
+  static const AnyTensor& get(const Arguments& a, size_t i) { return *a.tensors[i][0]; }
 };
 template <>
 struct launch_param<const AnyTensor*> {
   static constexpr ParamKind kind = ParamKind::optional_tensor;
-  static const AnyTensor* get(const Arguments& a, size_t i) { return a.tensors[i]; }
+  static const AnyTensor* get(const Arguments& a, size_t i) { return a.tensors[i][0]; }
+};
+template <>
+struct launch_param<std::span<const AnyTensor* const>> {
+  static constexpr ParamKind kind = ParamKind::tensor_list;
+  static std::span<const AnyTensor* const> get(const Arguments& a, size_t i) { return a.tensors[i]; }
 };
 template <>
 struct launch_param<double> {
@@ -92,7 +103,9 @@ struct launch_param<E> {
   static E get(const Arguments& a, size_t i) { return static_cast<E>(a.scalars[i].integer); }
 };
 
-constexpr bool is_tensor_kind(ParamKind k) { return k == ParamKind::tensor || k == ParamKind::optional_tensor; }
+constexpr bool is_tensor_kind(ParamKind k) {
+  return k == ParamKind::tensor || k == ParamKind::optional_tensor || k == ParamKind::tensor_list;
+}
 
 // Parameter k's index among the tensors, or among the scalars.
 template <class... P>

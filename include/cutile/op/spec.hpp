@@ -21,6 +21,12 @@
 // outputs' shapes follow from them. Conditions (`rules`, a scalar's `valid`) are expressions over the
 // symbols, the scalars and `size(E)` (bytes of an element), with + - * / %, comparisons, && || !, and the
 // functions min, max, pow2 (a power of two) and finite.
+//
+// A tensor may be a list of tensors, `in("group_A", "E[M, K]").listed("G")`: G is the symbol of its length
+// (lists of one length symbol have equal lengths, at least 1), and the symbols of a listed type are bound
+// per element: element g of every list of length G binds M and K for that g alone, and a condition that
+// reads them holds for every g. Such a symbol appears in no type that is not listed; the length symbol may
+// appear anywhere. Every element has the op's dtypes.
 #pragma once
 
 #include <optional>
@@ -59,6 +65,8 @@ struct TensorSpec {
   /// A flag scalar that, when set, says the tensor is stored transposed: its type names the logical dims,
   /// and the last two are stored swapped (TileGym's trans_a: a given as (K, M) for an "E[M, K]").
   std::string_view transposed_by;
+  /// The symbol of its length when it is a list of tensors; empty for a single tensor.
+  std::string_view list_length;
 
   constexpr TensorSpec rows() const { return with_view(View::rows); }
   constexpr TensorSpec flat() const { return with_view(View::flat); }
@@ -78,6 +86,14 @@ struct TensorSpec {
     t.transposed_by = flag;
     return t;
   }
+  /// A list of tensors of this type, as many as the symbol `length` says: an input or an output, with an
+  /// exact view, never absent.
+  constexpr TensorSpec listed(std::string_view length) const {
+    TensorSpec t = *this;
+    t.list_length = length;
+    return t;
+  }
+  constexpr bool is_list() const { return !list_length.empty(); }
 
  private:
   constexpr TensorSpec with_view(View v) const {

@@ -68,6 +68,16 @@ class Target {
   /// order, freed after the launches that use it; a meta tensor for compile and trace targets.
   AnyTensor scratch(Dtype dtype, std::vector<int64_t> shape) const;
 
+  /// The elements of a list argument as a TensorList, for an InList or, partitioned, an OutTilesList: its
+  /// descriptor rows written in the stream's order (meta for compile and trace targets, as the elements).
+  template <Element E>
+  TensorList<E> tensor_list(std::span<const AnyTensor* const> elements) const {
+    std::vector<Tensor<E>> members;
+    members.reserve(elements.size());
+    for (const AnyTensor* element : elements) members.emplace_back(*element);
+    return stream_ ? TensorList<E>(std::move(members), *stream_) : TensorList<E>(std::move(members));
+  }
+
   /// What a compile target compiled, in launch order.
   std::span<const CompiledKernel> compiled() const { return compiled_; }
   /// What a trace target traced, in launch order.

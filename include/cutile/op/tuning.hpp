@@ -8,7 +8,8 @@
 // key is ignored; tuning_status says which and why (`cutile-ops tuning OP`).
 //
 // The shape bucket of a call: the dtype and each dim rounded up to a power of two of every input, and the
-// value of every flag and choice. Reals and integers do not split buckets (a seed is no shape).
+// value of every flag and choice. Reals and integers do not split buckets (a seed is no shape). A list of
+// inputs counts as its length and, per dim, the largest extent of its elements, each rounded up alike.
 #pragma once
 
 #include <cstdint>
