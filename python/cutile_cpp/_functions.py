@@ -13,6 +13,9 @@ outputs (one tensor, or a tuple), or its in-place tensors when it has no outputs
 - Views: a `rows` tensor of any rank >= 1 is passed as (prod(leading), N), a `flat` one as its elements;
   outputs with such a view come back in the first viewed input's leading shape. A `leading_ones` input of
   a lower rank is passed with leading dims of extent 1.
+- Lists: a listed tensor (its description's "list", the symbol of its length) is passed as a list or tuple
+  of tensors, at least one; a listed output comes back as a list, one tensor per element of the input lists
+  of its length, each of the shape its element's symbols give. torch.library types them Tensor[].
 - Devices and streams: the kernels run on the inputs' device and its current stream (CPU tensors: the
   interpreter, before the call returns), with no copy and no synchronisation.
 - torch.library: each op is torch.ops.cutile_cpp.<op> (on the viewed tensors) with a fake
@@ -60,7 +63,11 @@ class Op:
         self.ranks = tuple(t["rank"] for t in tensors)
         self.views = tuple(t["view"] for t in tensors)
         self.optional = tuple(t["optional"] for t in tensors)
+        self.lists = tuple(t["list"] for t in tensors)  # the length symbol of a list, "" for a tensor
         self.inputs = tuple(i for i, r in enumerate(self.roles) if r != "out")
+        # Per list, an input list of its length (the description has one for every length).
+        self.length_of = {i: next(j for j in self.inputs if self.lists[j] == length)
+                          for i, length in enumerate(self.lists) if length}
         self.outputs = tuple(i for i, r in enumerate(self.roles) if r == "out")
         self.inouts = tuple(i for i, r in enumerate(self.roles) if r == "inout")
         self.produced = self.outputs + self.inouts  # what the functional form returns
@@ -68,7 +75,8 @@ class Op:
         self.plans = allocation_plans(spec, self.like, self.inputs, self.outputs)
         # What each call reads per input and per output, looked up once (the call is on the hot path).
         self.input_facts = tuple(
-            (i, self.names[i], self.views[i], self.ranks[i], self.optional[i], self.roles[i]) for i in self.inputs
+            (i, self.names[i], self.views[i], self.ranks[i], self.optional[i], self.roles[i], i in self.length_of)
+            for i in self.inputs
         )
         # Per output: the plan, the input it is shaped like when its plan reads that input alone, the input
         # whose layout it copies (`like`), and its rank.
@@ -89,18 +97,19 @@ class Op:
         shape to give viewed outputs, or None, whether an input requires grad). Viewed inputs must agree:
         every `rows` input has the first one's leading shape, every `flat` input its shape."""
         first, lead, viewed, grad = None, None, None, False
-        for i, name, view, rank, optional, role in self.input_facts:
+        for i, name, view, rank, optional, role, listed in self.input_facts:
             t = tensors[i]
             if t is None:
                 if optional:
                     continue
                 raise TypeError(f"cutile_cpp.{self.name}: {name} is required")
-            if not isinstance(t, torch.Tensor):
-                raise TypeError(f"cutile_cpp.{self.name}: {name} must be a torch.Tensor, got {type(t).__name__}")
-            if t.dtype not in _TORCH_DTYPES:
-                raise TypeError(f"cutile_cpp.{self.name}: {name} has dtype {t.dtype}, which no op takes")
-            if not (t.is_cuda or t.is_cpu) and not torch.compiler.is_compiling():
-                raise ValueError(f"cutile_cpp.{self.name}: {name} is on {t.device}; the ops take CUDA or CPU tensors")
+            if listed:
+                tensors[i] = t = self.elements(t, name)
+                if first is None:
+                    first = t[0]
+                grad = grad or any(e.requires_grad for e in t)
+                continue
+            self.check_tensor(t, name)
             if view == "exact":
                 pass
             elif view == "leading_ones":
@@ -136,6 +145,25 @@ class Op:
                 first = t
             grad = grad or t.requires_grad
         return first, lead, grad
+
+    def check_tensor(self, t, name: str) -> None:
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"cutile_cpp.{self.name}: {name} must be a torch.Tensor, got {type(t).__name__}")
+        if t.dtype not in _TORCH_DTYPES:
+            raise TypeError(f"cutile_cpp.{self.name}: {name} has dtype {t.dtype}, which no op takes")
+        if not (t.is_cuda or t.is_cpu) and not torch.compiler.is_compiling():
+            raise ValueError(f"cutile_cpp.{self.name}: {name} is on {t.device}; the ops take CUDA or CPU tensors")
+
+    def elements(self, value, name: str) -> tuple:
+        """A list argument's tensors, checked, as the tuple the library is called with. An empty list is
+        refused here, as the library refuses it: the call needs a tensor to take its device from."""
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"cutile_cpp.{self.name}: {name} must be a list of torch.Tensors, got {type(value).__name__}")
+        if not value:
+            raise ValueError(f"cutile_cpp.{self.name}: {name} is an empty list: a list holds at least one tensor")
+        for g, t in enumerate(value):
+            self.check_tensor(t, f"{name}[{g}]")
+        return tuple(value)
 
     def values(self, scalars: tuple) -> tuple:
         """The parameters as the library takes them: floats for reals, ints for the others."""
@@ -190,6 +218,15 @@ class Op:
         for k, (i, plan, shaped_like, like, rank) in enumerate(self.output_facts):
             if tensors[i] is not None:
                 continue
+            if i in self.length_of:
+                made = self.allocate_list(i, plan, tensors, first) if derived else None
+                if made is None:
+                    if shapes is None:
+                        shapes = (self.remembered_output_shapes(tensors, values) if derived
+                                  else self.library_output_shapes(tensors, values))
+                    made = tuple(first.new_empty(shape, dtype=dtype) for dtype, shape in shapes[k])
+                tensors[i] = made
+                continue
             # An extent past the kernels' i32 indices is refused by the library, naming the input, before
             # anything is allocated (fake tensors have no memory to spare). Fewer elements than that bound
             # every extent, the one check on the common path.
@@ -222,21 +259,46 @@ class Op:
             dtype, shape = shapes[k]
             tensors[i] = first.new_empty(shape, dtype=dtype)
 
+    def allocate_list(self, i: int, plan, tensors: list, first: torch.Tensor):
+        """The elements of list output i, of the shapes its plan derives from each element of the inputs, or
+        None where it cannot (the library derives them then)."""
+        if plan is None or any(tensors[s] is None for s in plan.sources):
+            return None
+        made = []
+        for g in range(len(tensors[self.length_of[i]])):
+            try:
+                shape = [_element(tensors[s], g).shape[d] * m for s, d, m in plan.dims]
+            except IndexError:  # an input of too low a rank: the library says so
+                return None
+            if shape and max(shape) > _I32_MAX:
+                return None
+            dtype = plan.dtype if isinstance(plan.dtype, torch.dtype) else _element(tensors[plan.dtype], 0).dtype
+            made.append(first.new_empty(shape, dtype=dtype))
+        return tuple(made)
+
     def library_output_shapes(self, tensors: list, values: tuple) -> list:
         """The outputs' (dtype, shape) as the library derives them from the inputs (no data read), which
-        also checks them."""
+        also checks them; a list output's as a list of them."""
         probe = tuple(None if r == "out" else t for r, t in zip(self.roles, tensors))
+        lengths = [len(tensors[self.length_of[i]]) if i in self.length_of else None for i in self.outputs]
         status, coded = self.library.native.output_shapes(
-            self.number, probe, self.names, values, self.kinds, len(self.outputs), False
+            self.number, probe, self.names, values, self.kinds, sum(n or 1 for n in lengths), False
         )
         if status:
             _call.raise_for(status)
-        return [(self.library.dtype_of_code[code], shape) for code, shape in coded]
+        shapes = [(self.library.dtype_of_code[code], shape) for code, shape in coded]
+        if not self.length_of:
+            return shapes
+        grouped, at = [], 0
+        for n in lengths:
+            grouped.append(shapes[at] if n is None else shapes[at : at + n])
+            at += n or 1
+        return grouped
 
     def remembered_output_shapes(self, tensors: list, values: tuple) -> list:
         """library_output_shapes, asked once per key: the shapes depend on nothing but the inputs' shapes
         and dtypes and the parameters. For eager calls only: fake tensors' sizes may be symbolic."""
-        key = (values, *((t.shape, t.dtype) if t is not None else None for t in (tensors[i] for i in self.inputs)))
+        key = (values, *(_shape_key(tensors[i]) for i in self.inputs))
         shapes = self.output_shapes_seen.get(key)
         if shapes is None:
             if len(self.output_shapes_seen) >= 256:  # a bound for a process that sees endless shapes
@@ -258,11 +320,14 @@ class Op:
         """The outputs (else the in-place tensors), viewed outputs in the leading shape."""
         chosen = self.outputs or self.inouts
         if lead is None and len(chosen) == 1:
-            return tensors[chosen[0]]
+            t = tensors[chosen[0]]
+            return list(t) if chosen[0] in self.length_of else t
         out = []
         for i in chosen:
             t = tensors[i]
-            if lead is not None and self.views[i] == "rows":
+            if i in self.length_of:
+                t = list(t)
+            elif lead is not None and self.views[i] == "rows":
                 t = t.view(*lead, t.shape[-1])
             elif lead is not None and self.views[i] == "flat":
                 t = t.view(lead)
@@ -275,7 +340,8 @@ class Op:
         values = self.values(scalars) if scalars else ()
         for i in self.outputs:
             if tensors[i] is not None:
-                tensors[i] = self.output_view(tensors[i], lead, i)
+                tensors[i] = (self.elements(tensors[i], self.names[i]) if i in self.length_of
+                              else self.output_view(tensors[i], lead, i))
         if grad and torch.is_grad_enabled():
             if self.backward is not None:
                 return self.through_torch(tensors, values, lead, functional=bool(self.inouts))
@@ -285,7 +351,8 @@ class Op:
             )
             for i in self.inputs:
                 if tensors[i] is not None and self.roles[i] == "in":
-                    tensors[i] = tensors[i].detach()
+                    t = tensors[i]
+                    tensors[i] = tuple(e.detach() for e in t) if i in self.length_of else t.detach()
         if torch.compiler.is_compiling():
             return self.through_torch(tensors, values, lead)
         self.allocate(tensors, values, first)
@@ -306,10 +373,15 @@ class Op:
         result = op(*(tensors[i] for i in self.inputs), *values)
         if not self.outputs and not functional:
             return self.results(tensors, lead)
-        produced = list(result) if isinstance(result, (tuple, list)) else [result]
-        for k, i in enumerate(self.produced if functional else self.outputs):
+        chosen = self.produced if functional else self.outputs
+        produced = [result] if len(chosen) == 1 else list(result)
+        for k, i in enumerate(chosen):
             if k < len(self.outputs) and tensors[i] is not None:  # an output given
-                tensors[i].copy_(produced[k])
+                if i in self.length_of:
+                    for given, made in zip(tensors[i], produced[k]):
+                        given.copy_(made)
+                else:
+                    tensors[i].copy_(produced[k])
             else:
                 tensors[i] = produced[k]
         return self.results(tensors, lead)
@@ -323,7 +395,8 @@ class Op:
         params = []
         for alias, i in enumerate(self.inputs):
             mutable = f"({chr(ord('a') + alias)}!)" if self.roles[i] == "inout" and not functional else ""
-            params.append(f"Tensor{mutable}{'?' if self.optional[i] else ''} {self.names[i]}")
+            kind = "Tensor[]" if self.lists[i] else "Tensor"
+            params.append(f"{kind}{mutable}{'?' if self.optional[i] else ''} {self.names[i]}")
         for s in self.scalars:
             kind, default = types[s["type"]], ""
             if s["default"] is not None and s["type"] == "real" and math.isnan(s["default"]):
@@ -332,8 +405,8 @@ class Op:
                 default = f"={float(s['default'])!r}" if s["type"] == "real" else f"={int(s['default'])}"
             params.append(f"{kind} {s['name']}{default}")
         results = self.produced if functional else self.outputs
-        returns = ", ".join("Tensor" for _ in results)
-        returns = f"({returns})" if len(results) != 1 else "Tensor"
+        returns = ", ".join("Tensor[]" if self.lists[i] else "Tensor" for i in results)
+        returns = f"({returns})" if len(results) != 1 else returns
         return f"({', '.join(params)}) -> {returns}"
 
     def from_op_arguments(self, args: tuple, kwargs: dict) -> tuple[list, tuple]:
@@ -342,6 +415,8 @@ class Op:
         tensors = [None] * len(self.names)
         for k, i in enumerate(self.inputs):
             tensors[i] = args[k] if k < len(args) else kwargs[self.names[i]]
+            if i in self.length_of:
+                tensors[i] = tuple(tensors[i])
         given = args[len(self.inputs) :]
         values = []
         for k, s in enumerate(self.scalars):
@@ -366,11 +441,12 @@ class Op:
                 if functional:
                     for i in self.inouts:
                         tensors[i] = tensors[i].clone()
-                first = next(tensors[i] for i in self.inputs if tensors[i] is not None)
+                first = next(_element(tensors[i], 0) for i in self.inputs if tensors[i] is not None)
                 self.allocate(tensors, values, first, derived=launch)
                 if launch:
                     self.launch(tensors, values, first)
-                produced = tuple(tensors[i] for i in (self.produced if functional else self.outputs))
+                produced = tuple(list(tensors[i]) if i in self.length_of else tensors[i]
+                                 for i in (self.produced if functional else self.outputs))
                 return produced[0] if len(produced) == 1 else (produced if produced else None)
 
             return run
@@ -485,7 +561,7 @@ class Op:
                 "leading_ones": " (lower ranks with leading dims of 1)",
             }.get(t["view"], "")
             lines.append(f"    {t['role']:<5} {t['name']}: {t['type']}{view}{' (optional)' if t['optional'] else ''}"
-                         + (f" - {t['doc']}" if t["doc"] else ""))
+                         + (f" (a list of {t['list']})" if t["list"] else "") + (f" - {t['doc']}" if t["doc"] else ""))
         for var, dtypes in self.spec["dtypes"].items():
             lines.append(f"    {var}: {', '.join(dtypes)}")
         for s in self.scalars:
@@ -498,6 +574,20 @@ class Op:
         if self.spec["provenance"]:
             lines.append(f"    Ports {self.spec['provenance']}.")
         return "\n".join(lines)
+
+
+def _element(t, g: int):
+    """Element g of a list argument (a tuple); a tensor is every element's."""
+    return t[g] if isinstance(t, tuple) else t
+
+
+def _shape_key(t):
+    """What the output shapes depend on of an input: its shape and dtype, a list's per element."""
+    if t is None:
+        return None
+    if isinstance(t, tuple):
+        return tuple((e.shape, e.dtype) for e in t)
+    return t.shape, t.dtype
 
 
 class AllocationPlan(NamedTuple):
@@ -566,6 +656,9 @@ def allocation_plans(spec: dict, like: dict, inputs: tuple, outputs: tuple) -> l
                         and plan_dims == [(same_as, d, 1) for d in range(len(dims))]):
                     same_as = None
                 plan = AllocationPlan(dtype, tuple(plan_dims), frozenset(sources), same_as)
+                # An element of a list is shaped by elements of lists of its length, a tensor by no list.
+                if any(tensors[s]["list"] and tensors[s]["list"] != tensors[i]["list"] for s in sources):
+                    plan = None
         plans.append(plan)
     return plans
 
