@@ -513,6 +513,11 @@ void run(const OpSpec& spec, Target& target, std::span<const Elements<AnyTensor>
   if (!call.writes_nothing) launch(spec, target, Arguments{tensors, call.scalars});
 }
 
+void run(const OpSpec& spec, Target& target, std::span<const Elements<AnyTensor>> tensors,
+         std::initializer_list<Scalar> scalars) {
+  run(spec, target, tensors, std::span<const Scalar>(scalars.begin(), scalars.size()));
+}
+
 void run(const OpSpec& spec, Target& target, std::span<const AnyTensor* const> tensors, std::span<const Scalar> scalars) {
   run(spec, target, one_each(tensors), scalars);
 }

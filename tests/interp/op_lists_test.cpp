@@ -36,9 +36,8 @@ void check_scale_groups(const std::vector<std::pair<int64_t, int64_t>>& shapes, 
   for (const auto& x : xs) x_args.push_back(&x);
   for (const auto& y : ys) y_args.push_back(&y);
   const op::Elements<ct::AnyTensor> tensors[] = {y_args, x_args};
-  const op::Scalar scalars[] = {factor};
   op::Target target = op::Target::on(ct::Stream::default_stream(cpu), sm_count);
-  op::run(scale_groups_op, target, tensors, scalars);
+  op::run(scale_groups_op, target, tensors, {factor});
   for (size_t g = 0; g < shapes.size(); ++g) {
     const std::vector<double> x = to_double(xs[g]), y = to_double(ys[g]);
     for (size_t i = 0; i < x.size(); ++i) {

@@ -85,6 +85,8 @@ CheckedCall check_call(const OpSpec& spec, std::span<const Elements<AnyTensor>> 
 /// converted to the spec's kinds.
 void run(const OpSpec& spec, Target& target, std::span<const Elements<AnyTensor>> tensors,
          std::span<const Scalar> scalars);
+void run(const OpSpec& spec, Target& target, std::span<const Elements<AnyTensor>> tensors,
+         std::initializer_list<Scalar> scalars);
 /// The same for an op without lists: one tensor each.
 void run(const OpSpec& spec, Target& target, std::span<const AnyTensor* const> tensors,
          std::span<const Scalar> scalars);

@@ -36,6 +36,20 @@ def test_a_listed_input_gives_a_listed_output_per_element():
     assert all(y.dtype == torch.float16 for y in halves)
 
 
+def test_long_lists_pass_every_element():
+    # More descriptors than the native extension holds inline (16): it allocates them, for the call and for
+    # the output shapes (which the fake implementation asks the library for).
+    shapes = [(1 + g % 3, 1 + g) for g in range(20)]
+    xs = groups(shapes)
+    for x, y in zip(xs, cutile_cpp.scale_groups(xs, 0.5)):
+        torch.testing.assert_close(y, 0.5 * x)
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        fakes = torch.ops.cutile_cpp.scale_groups([torch.empty(m, n) for m, n in shapes])
+        assert [tuple(f.shape) for f in fakes] == shapes
+
+
 def test_given_outputs_are_written_and_returned():
     xs = groups()
     given = [torch.full_like(x, float("nan")) for x in xs]
