@@ -4,7 +4,9 @@ file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT result EQUAL 0)
-    message(FATAL_ERROR "${ARGN}\nfailed (${result}):\n${output}")
+    # An install that stops midway is most often a full disk: say how much room there is.
+    execute_process(COMMAND df -h ${WORK_DIR} OUTPUT_VARIABLE room ERROR_QUIET)
+    message(FATAL_ERROR "${ARGN}\nfailed (${result}):\n${output}\n${room}")
   endif()
   message("${output}")
 endfunction()
@@ -13,3 +15,5 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR} -DCMA
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer_c)
 run(${WORK_DIR}/build/consumer_cpp)
+# The prefix holds a copy of every library (the kernel library's is the largest): the tiers that follow need the disk.
+file(REMOVE_RECURSE ${WORK_DIR})

@@ -5,12 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <ostream>
 #include <string>
 
 #include "cutile/op/autotune.hpp"
 #include "cutile/op/registry.hpp"
 #include "cutile/op/run.hpp"
 #include "support/gpu_fixture.hpp"
+
+// A point prints as its text (CTest lists each test with its parameter).
+namespace cutile::op {
+void PrintTo(const Choice& choice, std::ostream* out) { *out << choice.text(); }
+}  // namespace cutile::op
 
 namespace {
 
